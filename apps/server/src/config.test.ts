@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseConfig } from "./config";
+
+describe("parseConfig", () => {
+  it("gives the documented defaults for an empty environment", () => {
+    const config = parseConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.dataDir).toMatch(/\/data$/);
+    expect(config.warehouse.url).toBeUndefined();
+    expect(config.warehouse.path).toBe(`${config.dataDir}/warehouse`);
+    expect(config.appDatabase.path).toBe(`${config.dataDir}/app`);
+    expect(config.outboxDir).toBe(`${config.dataDir}/outbox`);
+    expect(config.publicUrl).toBe("http://localhost:3000");
+    expect(config.upstream.polymarketApiUrl).toBe("https://gamma-api.polymarket.com");
+    expect(config.upstream.kalshiApiUrl).toBe("https://external-api.kalshi.com/trade-api/v2");
+    expect(config.syncIntervalSeconds).toBe(600);
+  });
+
+  it("names the variable and what it expects when a value is invalid", () => {
+    expect(() => parseConfig({ PORT: "eighty" })).toThrow(ConfigError);
+    expect(() => parseConfig({ PORT: "eighty" })).toThrow(
+      /PORT must be a whole number from 0 to 65535 \(got "eighty"\)/,
+    );
+    expect(() => parseConfig({ SYNC_INTERVAL_SECONDS: "-5" })).toThrow(/SYNC_INTERVAL_SECONDS must be a whole number/);
+    expect(() => parseConfig({ DATABASE_URL: "not a url" })).toThrow(/DATABASE_URL must be a URL/);
+    expect(() => parseConfig({ ADMIN_EMAILS: "ops@example.com, nope" })).toThrow(/ADMIN_EMAILS must be .*"nope"/);
+  });
+
+  it("reports every invalid variable at once", () => {
+    try {
+      parseConfig({ PORT: "x", CLICKHOUSE_URL: "::" });
+      expect.unreachable();
+    } catch (error) {
+      expect(String(error)).toMatch(/PORT/);
+      expect(String(error)).toMatch(/CLICKHOUSE_URL/);
+    }
+  });
+
+  it("lower-cases e-mail lists and always allows admins", () => {
+    const config = parseConfig({ ADMIN_EMAILS: "Ops@Example.com", ALLOWED_EMAILS: "a@example.com, B@example.com" });
+    expect(config.adminEmails).toEqual(["ops@example.com"]);
+    expect(config.allowedEmails).toEqual(["a@example.com", "b@example.com", "ops@example.com"]);
+  });
+
+  it("derives the public URL from the port and drops a trailing slash", () => {
+    expect(parseConfig({ PORT: "8080" }).publicUrl).toBe("http://localhost:8080");
+    expect(parseConfig({ PUBLIC_URL: "https://epicenter.example.com/" }).publicUrl).toBe(
+      "https://epicenter.example.com",
+    );
+  });
+});

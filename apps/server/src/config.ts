@@ -1,0 +1,143 @@
+/**
+ * The configuration contract of DESIGN.md, parsed once at start-up from the environment.
+ * Nothing else in the server reads `process.env`: the typed `Config` is passed in. An
+ * invalid value stops the process with a message that names the variable and says what
+ * it expects, because a server that starts half-configured fails later and less clearly.
+ */
+import { resolve } from "node:path";
+import { z } from "zod";
+
+const emails = z
+  .string()
+  .default("")
+  .transform((value, ctx) => {
+    const list = value
+      .split(",")
+      .map((email) => email.trim().toLowerCase())
+      .filter(Boolean);
+    for (const email of list) {
+      if (!z.email().safeParse(email).success) {
+        ctx.addIssue({ code: "custom", message: `a comma-separated list of e-mail addresses ("${email}" is not one)` });
+      }
+    }
+    return list;
+  });
+
+const optionalUrl = (what: string) =>
+  z
+    .string()
+    .trim()
+    .transform((value) => (value === "" ? undefined : value))
+    .pipe(z.url({ error: `a URL (${what})` }).optional())
+    .optional();
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+const integer = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .trim()
+    .default(String(fallback))
+    .transform((value, ctx) => {
+      const parsed = Number(value);
+      if (!/^\d+$/.test(value) || parsed < min || parsed > max) {
+        ctx.addIssue({ code: "custom", message: `a whole number from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+
+const ZEnvironment = z.object({
+  PORT: integer(0, 65535, 3000),
+  DATA_DIR: z.string().trim().min(1, "a directory path").default("./data"),
+  CLICKHOUSE_URL: optionalUrl("for example http://user:password@host:8123/default"),
+  CLICKHOUSE_USER: optionalString,
+  CLICKHOUSE_PASSWORD: optionalString,
+  CLICKHOUSE_CLUSTER: optionalString,
+  DATABASE_URL: optionalUrl("for example postgres://user:password@host:5432/epicenter"),
+  PUBLIC_URL: optionalUrl("the origin users open, for example https://epicenter.example.com"),
+  POLYMARKET_API_URL: z.url({ error: "a URL of the Polymarket Gamma API" }).default("https://gamma-api.polymarket.com"),
+  KALSHI_API_URL: z
+    .url({ error: "a URL of the Kalshi Trade API v2" })
+    .default("https://external-api.kalshi.com/trade-api/v2"),
+  SYNC_INTERVAL_SECONDS: integer(0, 86_400, 600),
+  SMTP_URL: optionalUrl("for example smtp://user:password@smtp.example.com:587"),
+  MAIL_FROM: optionalString,
+  ADMIN_EMAILS: emails,
+  ALLOWED_EMAILS: emails,
+  SEISMO_BASE_URL: optionalUrl("an OpenAI-compatible endpoint, for example http://localhost:11434/v1"),
+  SEISMO_API_KEY: optionalString,
+  SEISMO_MODEL: optionalString,
+  POSTHOG_KEY: optionalString,
+  POSTHOG_HOST: optionalUrl("for example https://eu.i.posthog.com"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export interface Config {
+  port: number;
+  dataDir: string;
+  warehouse: { url?: string; username?: string; password?: string; cluster?: string; path: string };
+  appDatabase: { url?: string; path: string };
+  outboxDir: string;
+  publicUrl: string;
+  upstream: { polymarketApiUrl: string; kalshiApiUrl: string };
+  syncIntervalSeconds: number;
+  mail: { smtpUrl?: string; from: string };
+  adminEmails: string[];
+  allowedEmails: string[];
+  seismo: { baseUrl?: string; apiKey?: string; model?: string };
+  analytics: { posthogKey?: string; posthogHost: string };
+  logLevel: z.infer<typeof ZEnvironment>["LOG_LEVEL"];
+}
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const parsed = ZEnvironment.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const variable = String(issue.path[0] ?? "environment");
+      const got = env[variable];
+      return `${variable} must be ${issue.message}${got === undefined ? "" : ` (got ${JSON.stringify(got)})`}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join("\n  ")}`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.DATA_DIR);
+  return {
+    port: e.PORT,
+    dataDir,
+    warehouse: {
+      path: resolve(dataDir, "warehouse"),
+      ...(e.CLICKHOUSE_URL ? { url: e.CLICKHOUSE_URL } : {}),
+      ...(e.CLICKHOUSE_USER ? { username: e.CLICKHOUSE_USER } : {}),
+      ...(e.CLICKHOUSE_PASSWORD ? { password: e.CLICKHOUSE_PASSWORD } : {}),
+      ...(e.CLICKHOUSE_CLUSTER ? { cluster: e.CLICKHOUSE_CLUSTER } : {}),
+    },
+    appDatabase: { path: resolve(dataDir, "app"), ...(e.DATABASE_URL ? { url: e.DATABASE_URL } : {}) },
+    outboxDir: resolve(dataDir, "outbox"),
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
+    upstream: { polymarketApiUrl: e.POLYMARKET_API_URL, kalshiApiUrl: e.KALSHI_API_URL },
+    syncIntervalSeconds: e.SYNC_INTERVAL_SECONDS,
+    mail: { ...(e.SMTP_URL ? { smtpUrl: e.SMTP_URL } : {}), from: e.MAIL_FROM ?? "Epicenter <no-reply@localhost>" },
+    adminEmails: e.ADMIN_EMAILS,
+    // Admins are always allowed in.
+    allowedEmails: [...new Set([...e.ALLOWED_EMAILS, ...e.ADMIN_EMAILS])],
+    seismo: {
+      ...(e.SEISMO_BASE_URL ? { baseUrl: e.SEISMO_BASE_URL } : {}),
+      ...(e.SEISMO_API_KEY ? { apiKey: e.SEISMO_API_KEY } : {}),
+      ...(e.SEISMO_MODEL ? { model: e.SEISMO_MODEL } : {}),
+    },
+    analytics: {
+      ...(e.POSTHOG_KEY ? { posthogKey: e.POSTHOG_KEY } : {}),
+      posthogHost: e.POSTHOG_HOST ?? "https://us.i.posthog.com",
+    },
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * Opens everything the server depends on, from the parsed config: both stores (migrated),
+ * the logger and the clock. Shared by `main.ts`, the CLI and the demo, so they all run the
+ * same code against the same stores.
+ */
+import { type AppDatabase, addToAllowList, openAppDatabase } from "@epicenter/db";
+import { migrateWarehouse, openWarehouse, type Warehouse } from "@epicenter/warehouse";
+import type { Logger } from "pino";
+import type { Config } from "./config";
+
+export interface Stores {
+  warehouse: Warehouse;
+  appDatabase: AppDatabase;
+  close(): Promise<void>;
+}
+
+export class StartupError extends Error {
+  override readonly name = "StartupError";
+}
+
+export async function openStores(config: Config, logger: Logger): Promise<Stores> {
+  const warehouse = openWarehouse({ ...config.warehouse });
+  try {
+    const report = await migrateWarehouse(warehouse);
+    logger.info(
+      { engine: warehouse.kind, applied: report.applied.map((m) => m.version), version: report.current },
+      "warehouse ready",
+    );
+  } catch (error) {
+    await warehouse.close().catch(() => {});
+    const where = config.warehouse.url
+      ? `ClickHouse at ${redactUrl(config.warehouse.url)}`
+      : `chDB at ${config.warehouse.path}`;
+    throw new StartupError(`The warehouse (${where}) is not available: ${messageOf(error)}`);
+  }
+
+  let appDatabase: AppDatabase;
+  try {
+    appDatabase = await openAppDatabase(config.appDatabase);
+    logger.info({ engine: appDatabase.kind }, "app database ready");
+  } catch (error) {
+    await warehouse.close().catch(() => {});
+    const where = config.appDatabase.url
+      ? `PostgreSQL at ${redactUrl(config.appDatabase.url)}`
+      : `PGlite at ${config.appDatabase.path}`;
+    throw new StartupError(`The app database (${where}) is not available: ${messageOf(error)}`);
+  }
+
+  for (const email of config.allowedEmails) await addToAllowList(appDatabase.db, email, "ALLOWED_EMAILS");
+
+  return {
+    warehouse,
+    appDatabase,
+    close: async () => {
+      await Promise.allSettled([warehouse.close(), appDatabase.close()]);
+    },
+  };
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return messageOf(error.errors[0]);
+  return error instanceof Error ? error.message || error.name : String(error);
+}
+
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(unparseable URL)";
+  }
+}

@@ -1,0 +1,13 @@
+import type { EndpointAuth } from "@epicenter/contracts";
+import type { Context } from "hono";
+import type { Logger } from "pino";
+
+/** Per-request values every handler can read with `c.get(…)`. */
+export interface AppEnv {
+  Variables: {
+    requestId: string;
+    logger: Logger;
+    /** Checks the caller against an endpoint's auth level; throws 401/403 (set by the access layer). */
+    authorize?: (c: Context<AppEnv>, level: Exclude<EndpointAuth, "public">) => Promise<void>;
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * One error shape for the whole API (`{"error": {"code", "message"}}`) and the helpers
+ * that read a request against its contract. A handler throws an `HttpError`; the app's
+ * error handler turns it, or anything unexpected, into that shape with a fitting status.
+ */
+import type { ApiError, ApiErrorCode } from "@epicenter/contracts";
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { z } from "zod";
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly details?: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, details?: unknown) => new HttpError(400, "bad_request", message, details);
+export const unauthorized = (message = "Sign in, or send an API key, to use this endpoint.") =>
+  new HttpError(401, "unauthorized", message);
+export const forbidden = (message = "You are not allowed to do that.") => new HttpError(403, "forbidden", message);
+export const notFound = (message = "Not found.") => new HttpError(404, "not_found", message);
+
+export function errorBody(code: ApiErrorCode, message: string, details?: unknown): ApiError {
+  return { error: { code, message, ...(details === undefined ? {} : { details }) } };
+}
+
+/** Parses a JSON body against a schema, or throws a 400 that says which field is wrong. */
+export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    throw badRequest("The request body must be JSON.");
+  }
+  return validate(schema, body, "body");
+}
+
+export function readQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
+  return validate(schema, c.req.query(), "query");
+}
+
+export function readParams<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
+  return validate(schema, c.req.param(), "path");
+}
+
+function validate<S extends z.ZodType>(schema: S, value: unknown, where: string): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => {
+    const field = issue.path.length > 0 ? issue.path.join(".") : where;
+    return `${field}: ${issue.message}`;
+  });
+  throw badRequest(`Invalid ${where}. ${problems.join("; ")}`, { issues: parsed.error.issues });
+}

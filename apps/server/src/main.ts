@@ -1,0 +1,96 @@
+/**
+ * `npm start`: config → stores → app → listen. On SIGTERM or SIGINT the server stops
+ * taking requests, lets in-flight ones finish (up to a bound), then closes both stores, so
+ * nothing committed is lost and the embedded engines are shut cleanly.
+ */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { serve } from "@hono/node-server";
+import { createApp } from "./app";
+import { type Config, ConfigError, parseConfig } from "./config";
+import { openStores, StartupError } from "./deps";
+import { createLogger } from "./logger";
+
+const SHUTDOWN_GRACE_MS = 10_000;
+export const defaultWebRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "web", "dist");
+
+export interface RunningServer {
+  port: number;
+  stop(): Promise<void>;
+}
+
+export async function startServer(config: Config, options: { webRoot?: string } = {}): Promise<RunningServer> {
+  const logger = createLogger(config.logLevel);
+  const stores = await openStores(config, logger);
+  const app = createApp({
+    config,
+    ...stores,
+    logger,
+    clock: () => new Date(),
+    webRoot: options.webRoot ?? defaultWebRoot,
+  });
+
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: "0.0.0.0" });
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once("listening", () => {
+      const address = server.address();
+      resolve(typeof address === "object" && address ? address.port : config.port);
+    });
+    server.once("error", reject);
+  });
+  logger.info({ port, url: config.publicUrl }, "listening");
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      logger.info("shutting down: finishing in-flight requests");
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          if ("closeAllConnections" in server) server.closeAllConnections();
+          resolve();
+        }, SHUTDOWN_GRACE_MS);
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        if ("closeIdleConnections" in server) server.closeIdleConnections();
+      });
+      await stores.close();
+      logger.info("stopped");
+    })();
+    return stopping;
+  };
+  return { port, stop };
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = parseConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+  let running: RunningServer;
+  try {
+    running = await startServer(config);
+  } catch (error) {
+    if (error instanceof StartupError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => {
+      void running.stop().then(() => process.exit(0));
+    });
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await main();
+}

@@ -1,0 +1,27 @@
+import { z } from "zod";
+
+/** Every error the API answers has this one shape, whatever the status. */
+export const ZApiErrorCode = z.enum([
+  "bad_request",
+  "invalid_sql",
+  "unauthorized",
+  "forbidden",
+  "not_found",
+  "conflict",
+  "payload_too_large",
+  "rate_limited",
+  "unavailable",
+  "internal",
+]);
+export type ApiErrorCode = z.infer<typeof ZApiErrorCode>;
+
+export const ZApiError = z
+  .object({
+    error: z.object({
+      code: ZApiErrorCode,
+      message: z.string().describe("A sentence a person can act on."),
+      details: z.unknown().optional(),
+    }),
+  })
+  .meta({ id: "ApiError" });
+export type ApiError = z.infer<typeof ZApiError>;

@@ -1,0 +1,5 @@
+export { defineEndpoint, type Endpoint, type EndpointAuth, type EndpointResponse, type HttpMethod } from "./endpoint";
+export { commonErrors, endpoints } from "./endpoints";
+export { type ApiError, type ApiErrorCode, ZApiError, ZApiErrorCode } from "./errors";
+export { type HealthResponse, ZHealthResponse } from "./health";
+export { buildOpenApiDocument, type OpenApiOptions } from "./openapi";

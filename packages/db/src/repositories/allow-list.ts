@@ -1,0 +1,59 @@
+/**
+ * The allow-list (`whitelist_emails`) and the waitlist. E-mails are compared and stored
+ * lower-cased, so `Ada@Example.com` and `ada@example.com` are one person.
+ */
+import { desc, eq } from "drizzle-orm";
+import type { AppDb } from "../client";
+import { waitlist, whitelistEmails } from "../schema";
+
+export interface AllowListEntry {
+  email: string;
+  addedBy: string | null;
+  createdAt: Date;
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export async function isAllowListed(db: AppDb, email: string | null | undefined): Promise<boolean> {
+  if (!email) return false;
+  const rows = await db
+    .select({ email: whitelistEmails.email })
+    .from(whitelistEmails)
+    .where(eq(whitelistEmails.email, normalizeEmail(email)))
+    .limit(1);
+  return rows.length === 1;
+}
+
+/** Adds an e-mail; adding one that is already there keeps the first entry. */
+export async function addToAllowList(db: AppDb, email: string, addedBy: string | null = null): Promise<AllowListEntry> {
+  const normalized = normalizeEmail(email);
+  await db.insert(whitelistEmails).values({ email: normalized, addedBy }).onConflictDoNothing();
+  const [entry] = await db.select().from(whitelistEmails).where(eq(whitelistEmails.email, normalized));
+  if (!entry) throw new Error(`allow-list entry for ${normalized} vanished while it was being added`);
+  return entry;
+}
+
+/** Removes an e-mail; true when there was one to remove. */
+export async function removeFromAllowList(db: AppDb, email: string): Promise<boolean> {
+  const removed = await db
+    .delete(whitelistEmails)
+    .where(eq(whitelistEmails.email, normalizeEmail(email)))
+    .returning({ email: whitelistEmails.email });
+  return removed.length > 0;
+}
+
+export function listAllowList(db: AppDb): Promise<AllowListEntry[]> {
+  return db.select().from(whitelistEmails).orderBy(desc(whitelistEmails.createdAt), whitelistEmails.email);
+}
+
+/** Puts an e-mail on the waitlist once, however often it is asked; true when it was new. */
+export async function joinWaitlist(db: AppDb, email: string): Promise<boolean> {
+  const inserted = await db
+    .insert(waitlist)
+    .values({ email: normalizeEmail(email) })
+    .onConflictDoNothing()
+    .returning({ id: waitlist.id });
+  return inserted.length > 0;
+}

@@ -1,0 +1,21 @@
+export {
+  openWarehouse,
+  type QueryOptions,
+  type QueryParams,
+  type Warehouse,
+  type WarehouseKind,
+  type WarehouseOptions,
+} from "./client";
+export {
+  createDatabase,
+  createTable,
+  type DdlContext,
+  onCluster,
+  quoteIdentifier,
+  quoteString,
+  storageTable,
+  type TableSpec,
+} from "./ddl";
+export { type MigrationReport, migrateWarehouse } from "./migrate";
+export { type WarehouseMigration, warehouseMigrations } from "./migrations";
+export { fromDateTime64, toDateTime64 } from "./values";

@@ -1,0 +1,46 @@
+import { createDatabase, createTable } from "../ddl";
+import type { WarehouseMigration } from "./types";
+
+/** The three namespaces and the bookkeeping the sync keeps in `internal`. */
+export const namespaces: WarehouseMigration = {
+  version: 1,
+  name: "namespaces and sync bookkeeping",
+  statements: (ctx) => [
+    createDatabase(ctx, "polymarket"),
+    createDatabase(ctx, "kalshi"),
+    createDatabase(ctx, "internal"),
+    ...createTable(ctx, {
+      database: "internal",
+      name: "sync_run_history",
+      columns: [
+        "run_id String",
+        "source LowCardinality(String)",
+        "kind LowCardinality(String) DEFAULT 'snapshot'",
+        "started_at DateTime64(3, 'UTC')",
+        "finished_at Nullable(DateTime64(3, 'UTC'))",
+        "duration_ms UInt64",
+        "events_written UInt64",
+        "markets_written UInt64",
+        "success Bool",
+        "error Nullable(String)",
+      ],
+      engine: { kind: "MergeTree" },
+      orderBy: "(source, started_at)",
+    }),
+    // Where each backfill stands, one row per (source, event type); the newest wins.
+    ...createTable(ctx, {
+      database: "internal",
+      name: "backfill_state",
+      columns: [
+        "source LowCardinality(String)",
+        "event_type LowCardinality(String)",
+        "position String",
+        "offset UInt64",
+        "done Bool",
+        "updated_at DateTime64(3, 'UTC')",
+      ],
+      engine: { kind: "ReplacingMergeTree", version: "updated_at" },
+      orderBy: "(source, event_type)",
+    }),
+  ],
+};

@@ -1,0 +1,37 @@
+import { defineConfig } from "vitest/config";
+
+// Three tiers (STYLE.md): pure logic, real engines, a real browser. Each test file runs in
+// its own process, which suits chDB: one embedded engine per process and data path.
+export default defineConfig({
+  test: {
+    pool: "forks",
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["apps/**/src/**/*.test.{ts,tsx}", "packages/**/src/**/*.test.ts", "scripts/**/*.test.ts"],
+          exclude: ["**/*.integration.test.ts", "**/node_modules/**"],
+        },
+      },
+      {
+        test: {
+          name: "integration",
+          include: ["apps/**/src/**/*.integration.test.ts", "packages/**/src/**/*.integration.test.ts"],
+          exclude: ["**/node_modules/**"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          include: ["tests/e2e/**/*.e2e.test.ts"],
+          globalSetup: ["tests/e2e/global-setup.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
