@@ -1,0 +1,96 @@
+import { ArrowRight, BookOpen, Code2, Database } from "lucide-react";
+import { useState } from "react";
+import { useNavigate } from "react-router";
+import { Button } from "../../ui/Button";
+import styles from "./LandingPage.module.css";
+import { AboutModal, PricingModal, UseCasesModal } from "./landing-modals";
+
+type LandingModal = "about" | "use-cases" | "pricing" | null;
+
+const SAMPLE_SQL = `SELECT question,
+       round(yes_probability * 100, 1) AS yes_pct,
+       volume24hr
+FROM polymarket.markets_latest
+WHERE NOT closed
+ORDER BY volume24hr DESC
+LIMIT 10`;
+
+const highlights = [
+  { value: "2", label: "venues, Polymarket and Kalshi" },
+  { value: "~10 min", label: "between snapshots" },
+  { value: "SQL", label: "ClickHouse dialect" },
+  { value: "∞", label: "retention, since Oct 6 2025" },
+];
+
+export function LandingPage() {
+  const navigate = useNavigate();
+  const [modal, setModal] = useState<LandingModal>(null);
+  const close = () => setModal(null);
+
+  return (
+    <div className={styles.landing}>
+      <div className={styles.glow} aria-hidden="true" />
+      <section className={styles.hero}>
+        <div className={styles.badge}>
+          <span className={styles.pulse} aria-hidden="true" />
+          Free during alpha · unlimited queries
+        </div>
+        <h1 className={styles.headline}>The Data Terminal for Prediction Markets</h1>
+        <p className={styles.lead}>
+          Every Polymarket and Kalshi event and market, archived as a snapshot about every 10 minutes. Query the whole
+          history with SQL, browse the catalog, watch the dashboards, or ask Seismo.
+        </p>
+        <div className={styles.actions}>
+          <Button variant="accent" size="lg" icon={<Code2 size={18} />} onClick={() => navigate("/queries")}>
+            Start Querying
+          </Button>
+          <Button variant="secondary" size="lg" icon={<Database size={18} />} onClick={() => navigate("/datasets")}>
+            Browse Data
+          </Button>
+          <Button variant="ghost" size="lg" icon={<BookOpen size={18} />} onClick={() => navigate("/hub/api")}>
+            View API
+          </Button>
+        </div>
+        <nav className={styles.links} aria-label="About Epicenter">
+          <button type="button" onClick={() => setModal("about")}>
+            About
+          </button>
+          <button type="button" onClick={() => setModal("use-cases")}>
+            Use Cases
+          </button>
+          <button type="button" onClick={() => setModal("pricing")}>
+            Pricing
+          </button>
+        </nav>
+      </section>
+
+      <section className={styles.terminal} aria-label="Example query">
+        <div className={styles.terminalBar}>
+          <span className={styles.dot} />
+          <span className={styles.dot} />
+          <span className={styles.dot} />
+          <span className={styles.terminalTitle}>top-markets.sql</span>
+        </div>
+        <pre className={styles.code}>
+          <code>{SAMPLE_SQL}</code>
+        </pre>
+        <button type="button" className={styles.terminalCta} onClick={() => navigate("/queries")}>
+          Open the editor <ArrowRight size={14} />
+        </button>
+      </section>
+
+      <section className={styles.highlights}>
+        {highlights.map((highlight) => (
+          <div key={highlight.label} className={styles.highlight}>
+            <strong>{highlight.value}</strong>
+            <span>{highlight.label}</span>
+          </div>
+        ))}
+      </section>
+
+      <AboutModal isOpen={modal === "about"} onClose={close} />
+      <UseCasesModal isOpen={modal === "use-cases"} onClose={close} />
+      <PricingModal isOpen={modal === "pricing"} onClose={close} />
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+/**
+ * Every route of the product (SPEC §2), each page loaded lazily so the first load carries
+ * only the shell. Redirects: /seismo → /intelligence, /status → /hub/status, anything
+ * unknown → /.
+ */
+import { lazy } from "react";
+import { createBrowserRouter, Navigate, useRouteError } from "react-router";
+import { AppLayout } from "./layout/AppLayout";
+import { ErrorScreen } from "./ui/ErrorScreen";
+
+const LandingPage = lazy(() => import("./features/landing/LandingPage").then((m) => ({ default: m.LandingPage })));
+const placeholder = <K extends keyof typeof import("./features/placeholder/pages")>(name: K) =>
+  lazy(() => import("./features/placeholder/pages").then((m) => ({ default: m[name] })));
+
+const LoginPage = placeholder("LoginPage");
+const IntelligencePage = placeholder("IntelligencePage");
+const QueriesPage = placeholder("QueriesPage");
+const QueryEditorPage = placeholder("QueryEditorPage");
+const DashboardsPage = placeholder("DashboardsPage");
+const DashboardPage = placeholder("DashboardPage");
+const DatasetsPage = placeholder("DatasetsPage");
+const DatasetPage = placeholder("DatasetPage");
+const HubPage = placeholder("HubPage");
+const AdminPage = placeholder("AdminPage");
+
+function RouteError() {
+  return <ErrorScreen error={useRouteError()} />;
+}
+
+export const router = createBrowserRouter([
+  { path: "/login", element: <LoginPage />, errorElement: <RouteError /> },
+  {
+    element: <AppLayout />,
+    errorElement: <RouteError />,
+    children: [
+      { index: true, element: <LandingPage /> },
+      { path: "intelligence/*", element: <IntelligencePage /> },
+      { path: "queries", element: <QueriesPage /> },
+      { path: "queries/:queryId", element: <QueryEditorPage /> },
+      { path: "query/editor", element: <QueryEditorPage /> },
+      { path: "dashboards", element: <DashboardsPage /> },
+      { path: "dashboards/:dashboardId", element: <DashboardPage /> },
+      { path: "datasets", element: <DatasetsPage /> },
+      { path: "datasets/:datasetId", element: <DatasetPage /> },
+      { path: "hub", element: <HubPage /> },
+      { path: "hub/:section", element: <HubPage /> },
+      { path: "admin", element: <AdminPage /> },
+      { path: "admin/:section", element: <AdminPage /> },
+      { path: "seismo", element: <Navigate to="/intelligence" replace /> },
+      { path: "status", element: <Navigate to="/hub/status" replace /> },
+      { path: "*", element: <Navigate to="/" replace /> },
+    ],
+  },
+]);

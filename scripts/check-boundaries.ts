@@ -1,0 +1,66 @@
+/**
+ * The dependency rule of DESIGN.md, checked on every lint:
+ * - apps import packages; packages never import apps;
+ * - the web app imports only `@epicenter/contracts` from the packages;
+ * - `@epicenter/contracts` imports only zod.
+ * Exits non-zero with one line per offending import.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+
+const root = resolve(import.meta.dirname, "..");
+const importPattern = /(?:^|\n)\s*(?:import|export)[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+
+interface Rule {
+  folder: string;
+  allows(specifier: string, file: string): boolean;
+  why: string;
+}
+
+const rules: Rule[] = [
+  {
+    folder: "packages",
+    allows: (specifier, file) =>
+      !specifier.startsWith("@epicenter/server") &&
+      !specifier.startsWith("@epicenter/web") &&
+      !resolve(file, "..", specifier).startsWith(join(root, "apps")),
+    why: "packages never import apps",
+  },
+  {
+    folder: "packages/contracts",
+    allows: (specifier) => specifier === "zod" || specifier.startsWith("."),
+    why: "contracts imports only zod",
+  },
+  {
+    folder: "apps/web/src",
+    allows: (specifier) => !specifier.startsWith("@epicenter/") || specifier === "@epicenter/contracts",
+    why: "the web app imports only @epicenter/contracts from the packages",
+  },
+];
+
+function* sourceFiles(folder: string): Generator<string> {
+  for (const entry of readdirSync(folder)) {
+    if (entry === "node_modules" || entry === "dist" || entry === "drizzle") continue;
+    const path = join(folder, entry);
+    if (statSync(path).isDirectory()) yield* sourceFiles(path);
+    else if (/\.(ts|tsx)$/.test(entry)) yield path;
+  }
+}
+
+const problems: string[] = [];
+for (const rule of rules) {
+  for (const file of sourceFiles(join(root, rule.folder))) {
+    const text = readFileSync(file, "utf8");
+    for (const match of text.matchAll(importPattern)) {
+      const specifier = match[1] ?? match[2];
+      if (!specifier || (specifier.startsWith("node:") && rule.folder !== "packages/contracts")) continue;
+      if (!rule.allows(specifier, file)) problems.push(`${relative(root, file)}: imports "${specifier}" (${rule.why})`);
+    }
+  }
+}
+
+if (problems.length > 0) {
+  console.error(problems.join("\n"));
+  process.exit(1);
+}
+console.log("boundaries: ok");
