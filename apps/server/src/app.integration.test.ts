@@ -3,9 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ZApiError, ZHealthResponse } from "@epicenter/contracts";
 import { openAppDatabase } from "@epicenter/db";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "./app";
 import { createTestApp, type TestApp } from "./testing/test-app";
 
 const webRoot = mkdtempSync(join(tmpdir(), "epicenter-web-"));
@@ -89,13 +87,7 @@ describe("when a store goes away", () => {
     const dir = mkdtempSync(join(tmpdir(), "epicenter-gone-"));
     const appDatabase = await openAppDatabase({ path: join(dir, "app") });
     await appDatabase.close();
-    const app = createApp({
-      config: { publicUrl: "http://localhost" },
-      warehouse: t.stores.warehouse,
-      appDatabase,
-      logger: pino({ level: "silent" }),
-      clock: () => new Date(),
-    });
+    const app = t.withApp({ appDatabase });
     const response = await app.request("/health");
     expect(response.status).toBe(503);
     const body = ZHealthResponse.parse(await response.json());

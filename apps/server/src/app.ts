@@ -8,18 +8,35 @@ import type { Warehouse } from "@epicenter/warehouse";
 import { Hono } from "hono";
 import type { Logger } from "pino";
 import type { Config } from "./config";
+import { accessControl } from "./http/access";
 import type { AppEnv } from "./http/env";
 import { errorBody, HttpError } from "./http/errors";
 import { requestLog } from "./http/request-log";
 import { isApiPath, serveSpa } from "./http/spa";
+import { getAdminQueryRuns, getAdminSyncRuns, getAdminUsers } from "./routes/admin/activity";
+import { deleteAllowList, getAllowList, postAllowList } from "./routes/admin/allow-list";
+import { deleteWaitlist, getWaitlist, postApproveWaitlist } from "./routes/admin/waitlist";
+import { getSession } from "./routes/auth/get-session";
+import { postMagicLink } from "./routes/auth/post-magic-link";
+import { postRefresh } from "./routes/auth/post-refresh";
+import { postSignOut } from "./routes/auth/post-sign-out";
+import { postVerify } from "./routes/auth/post-verify";
+import { deleteKey } from "./routes/keys/delete-key";
+import { getKeys } from "./routes/keys/get-keys";
+import { postKey } from "./routes/keys/post-key";
+import { getClientConfig } from "./routes/system/get-client-config";
 import { getHealth } from "./routes/system/get-health";
 import { getOpenApi } from "./routes/system/get-openapi";
+import type { SignInLimits } from "./services/access/rate-limits";
+import type { Mailer } from "./services/mail/mailer";
 import { VERSION } from "./version";
 
 export interface AppDeps {
-  config: Pick<Config, "publicUrl">;
+  config: Pick<Config, "publicUrl" | "adminEmails" | "analytics" | "seismo">;
   warehouse: Warehouse;
   appDatabase: AppDatabase;
+  mailer: Mailer;
+  signInLimits: SignInLimits;
   logger: Logger;
   clock: () => Date;
   /** Directory of the built SPA; when unset or missing, only the API is served. */
@@ -28,10 +45,42 @@ export interface AppDeps {
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  const db = deps.appDatabase.db;
+  const access = { db, adminEmails: deps.config.adminEmails, clock: deps.clock };
+  const magicLinks = {
+    ...access,
+    mailer: deps.mailer,
+    limits: deps.signInLimits,
+    logger: deps.logger,
+    publicUrl: deps.config.publicUrl,
+  };
+
   app.use("*", requestLog(deps.logger));
+  app.use("/api/*", accessControl(access));
 
   getHealth(app, deps);
   getOpenApi(app, { publicUrl: deps.config.publicUrl, version: VERSION });
+  getClientConfig(app, deps.config);
+
+  postMagicLink(app, magicLinks);
+  postVerify(app, access);
+  postRefresh(app, access);
+  getSession(app);
+  postSignOut(app, access);
+
+  getKeys(app, { db });
+  postKey(app, { db });
+  deleteKey(app, { db, clock: deps.clock });
+
+  getAllowList(app, { db });
+  postAllowList(app, { db });
+  deleteAllowList(app, { db });
+  getWaitlist(app, { db });
+  postApproveWaitlist(app, magicLinks);
+  deleteWaitlist(app, { db });
+  getAdminUsers(app, { db, adminEmails: deps.config.adminEmails });
+  getAdminSyncRuns(app, { warehouse: deps.warehouse });
+  getAdminQueryRuns(app, { db });
 
   if (deps.webRoot) serveSpa(app, deps.webRoot);
 

@@ -7,11 +7,21 @@ import { type AppDatabase, addToAllowList, openAppDatabase } from "@epicenter/db
 import { migrateWarehouse, openWarehouse, type Warehouse } from "@epicenter/warehouse";
 import type { Logger } from "pino";
 import type { Config } from "./config";
+import { createSignInLimits } from "./services/access/rate-limits";
+import { createMailer } from "./services/mail/mailer";
 
 export interface Stores {
   warehouse: Warehouse;
   appDatabase: AppDatabase;
   close(): Promise<void>;
+}
+
+/** Everything `createApp` needs beyond the stores, built from the config. */
+export function appServices(config: Config, logger: Logger) {
+  return {
+    mailer: createMailer({ ...config.mail, outboxDir: config.outboxDir }, logger),
+    signInLimits: createSignInLimits(),
+  };
 }
 
 export class StartupError extends Error {

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app";
 import { type Config, ConfigError, parseConfig } from "./config";
-import { openStores, StartupError } from "./deps";
+import { appServices, openStores, StartupError } from "./deps";
 import { createLogger } from "./logger";
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -25,6 +25,7 @@ export async function startServer(config: Config, options: { webRoot?: string } 
   const app = createApp({
     config,
     ...stores,
+    ...appServices(config, logger),
     logger,
     clock: () => new Date(),
     webRoot: options.webRoot ?? defaultWebRoot,

@@ -1,9 +1,32 @@
 import { z } from "zod";
+import {
+  ZAddAllowListRequest,
+  ZAdminQueryRuns,
+  ZAdminSyncRuns,
+  ZAdminUsers,
+  ZAllowList,
+  ZAllowListEntry,
+  ZEmailParam,
+  ZWaitlist,
+} from "./admin";
+import {
+  ZClientConfig,
+  ZMagicLinkRequest,
+  ZMagicLinkResponse,
+  ZRefreshRequest,
+  ZSessionResponse,
+  ZSessionTokens,
+  ZVerifyRequest,
+} from "./auth";
 import { defineEndpoint } from "./endpoint";
 import { ZApiError } from "./errors";
 import { ZHealthResponse } from "./health";
+import { ZApiKeyList, ZCreateApiKeyRequest, ZCreatedApiKey } from "./keys";
 
 const error = (description: string) => ({ description, schema: ZApiError });
+const noContent = { description: "Done" };
+const unauthorized = error("No valid session or API key");
+const forbidden = error("Signed in but not allowed");
 
 /** Every endpoint of the API, by name. Each area adds its own here. */
 export const endpoints = {
@@ -27,11 +50,179 @@ export const endpoints = {
     auth: "public",
     responses: { 200: { description: "OpenAPI 3.1 document", schema: z.record(z.string(), z.unknown()) } },
   }),
-} as const;
+  clientConfig: defineEndpoint({
+    method: "get",
+    path: "/api/config",
+    summary: "Settings the web app needs before sign-in",
+    tag: "System",
+    auth: "public",
+    responses: { 200: { description: "Client configuration", schema: ZClientConfig } },
+  }),
 
-export const commonErrors = {
-  400: error("The request is malformed; the message says which field and why"),
-  401: error("No valid session or API key"),
-  403: error("Signed in but not allowed"),
-  404: error("No such resource"),
-};
+  requestMagicLink: defineEndpoint({
+    method: "post",
+    path: "/api/auth/magic-link",
+    summary: "E-mail a sign-in link",
+    description:
+      "Allow-listed e-mails get a single-use link that expires in 15 minutes. Others are put on the waitlist and answered 403 with a message containing 'not whitelisted'.",
+    tag: "Auth",
+    auth: "public",
+    body: ZMagicLinkRequest,
+    responses: {
+      200: { description: "The link was sent", schema: ZMagicLinkResponse },
+      400: error("The e-mail is missing or malformed"),
+      403: error("Not allow-listed: added to the waitlist"),
+      429: error("Too many links asked for; try again later"),
+    },
+  }),
+  verifyMagicLink: defineEndpoint({
+    method: "post",
+    path: "/api/auth/verify",
+    summary: "Exchange a magic-link token for a session",
+    tag: "Auth",
+    auth: "public",
+    body: ZVerifyRequest,
+    responses: {
+      200: { description: "Signed in", schema: ZSessionTokens },
+      400: error("The link is unknown, used or expired"),
+      403: error("The e-mail is no longer allow-listed"),
+    },
+  }),
+  refreshSession: defineEndpoint({
+    method: "post",
+    path: "/api/auth/refresh",
+    summary: "Trade a refresh token for new tokens",
+    tag: "Auth",
+    auth: "public",
+    body: ZRefreshRequest,
+    responses: { 200: { description: "New tokens", schema: ZSessionTokens }, 401: unauthorized },
+  }),
+  getSession: defineEndpoint({
+    method: "get",
+    path: "/api/auth/session",
+    summary: "Who is signed in",
+    description: "Answers for any valid session, allow-listed or not, so the app can show Access Denied.",
+    tag: "Auth",
+    auth: "public",
+    responses: { 200: { description: "The signed-in user", schema: ZSessionResponse }, 401: unauthorized },
+  }),
+  signOut: defineEndpoint({
+    method: "post",
+    path: "/api/auth/sign-out",
+    summary: "Revoke the current session",
+    tag: "Auth",
+    auth: "public",
+    responses: { 204: noContent, 401: error("Auth session missing") },
+  }),
+
+  listApiKeys: defineEndpoint({
+    method: "get",
+    path: "/api/keys/list",
+    summary: "Your API keys",
+    tag: "API keys",
+    auth: "session",
+    responses: { 200: { description: "Live keys, newest first", schema: ZApiKeyList }, 401: unauthorized },
+  }),
+  createApiKey: defineEndpoint({
+    method: "post",
+    path: "/api/keys/create",
+    summary: "Create an API key",
+    description: "The full key is in this answer only; store it now.",
+    tag: "API keys",
+    auth: "session",
+    body: ZCreateApiKeyRequest,
+    responses: {
+      201: { description: "The new key", schema: ZCreatedApiKey },
+      400: error("Name or user id missing"),
+      401: unauthorized,
+      403: error("user_id is not yours"),
+    },
+  }),
+  revokeApiKey: defineEndpoint({
+    method: "delete",
+    path: "/api/keys/{id}",
+    summary: "Revoke an API key",
+    tag: "API keys",
+    auth: "session",
+    params: z.object({ id: z.uuid("an API key id") }),
+    responses: { 204: noContent, 401: unauthorized, 404: error("You have no such key") },
+  }),
+
+  adminListAllowList: defineEndpoint({
+    method: "get",
+    path: "/api/admin/allow-list",
+    summary: "The allow-list, newest first",
+    tag: "Admin",
+    auth: "admin",
+    responses: { 200: { description: "Entries", schema: ZAllowList }, 403: forbidden },
+  }),
+  adminAddAllowList: defineEndpoint({
+    method: "post",
+    path: "/api/admin/allow-list",
+    summary: "Add an e-mail to the allow-list",
+    tag: "Admin",
+    auth: "admin",
+    body: ZAddAllowListRequest,
+    responses: { 201: { description: "Added", schema: ZAllowListEntry }, 403: forbidden },
+  }),
+  adminRemoveAllowList: defineEndpoint({
+    method: "delete",
+    path: "/api/admin/allow-list/{email}",
+    summary: "Remove an e-mail from the allow-list",
+    tag: "Admin",
+    auth: "admin",
+    params: ZEmailParam,
+    responses: { 204: noContent, 403: forbidden, 404: error("Not on the allow-list") },
+  }),
+  adminListWaitlist: defineEndpoint({
+    method: "get",
+    path: "/api/admin/waitlist",
+    summary: "The waitlist, newest first",
+    tag: "Admin",
+    auth: "admin",
+    responses: { 200: { description: "Entries", schema: ZWaitlist }, 403: forbidden },
+  }),
+  adminApproveWaitlist: defineEndpoint({
+    method: "post",
+    path: "/api/admin/waitlist/{email}/approve",
+    summary: "Allow-list a waiting e-mail and send it a magic link",
+    tag: "Admin",
+    auth: "admin",
+    params: ZEmailParam,
+    responses: { 200: { description: "Approved and mailed", schema: ZAllowListEntry }, 403: forbidden },
+  }),
+  adminRemoveWaitlist: defineEndpoint({
+    method: "delete",
+    path: "/api/admin/waitlist/{email}",
+    summary: "Remove an e-mail from the waitlist",
+    tag: "Admin",
+    auth: "admin",
+    params: ZEmailParam,
+    responses: { 204: noContent, 403: forbidden, 404: error("Not on the waitlist") },
+  }),
+  adminListUsers: defineEndpoint({
+    method: "get",
+    path: "/api/admin/users",
+    summary: "Users with their query and key counts",
+    tag: "Admin",
+    auth: "admin",
+    responses: { 200: { description: "Users", schema: ZAdminUsers }, 403: forbidden },
+  }),
+  adminSyncRuns: defineEndpoint({
+    method: "get",
+    path: "/api/admin/sync-runs",
+    summary: "Recent sync runs",
+    tag: "Admin",
+    auth: "admin",
+    responses: { 200: { description: "Runs, newest first", schema: ZAdminSyncRuns }, 403: forbidden },
+  }),
+  adminQueryRuns: defineEndpoint({
+    method: "get",
+    path: "/api/admin/query-runs",
+    summary: "Recent query runs",
+    tag: "Admin",
+    auth: "admin",
+    query: z.object({ errors_only: z.enum(["true", "false"]).optional() }),
+    responses: { 200: { description: "Runs, newest first", schema: ZAdminQueryRuns }, 403: forbidden },
+  }),
+} as const;

@@ -1,3 +1,6 @@
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { openAppDatabase, queryRows } from "./client";
@@ -11,6 +14,9 @@ import {
 import { appDatabaseTargets } from "./testing";
 
 const targets = await appDatabaseTargets();
+const journal = JSON.parse(
+  readFileSync(join(dirname(fileURLToPath(import.meta.url)), "..", "drizzle", "meta", "_journal.json"), "utf8"),
+) as { entries: unknown[] };
 
 describe.each(targets)("app database on $name", (target) => {
   const cleanups: Array<() => Promise<void>> = [];
@@ -57,12 +63,14 @@ describe.each(targets)("app database on $name", (target) => {
     const second = await openAppDatabase(store);
     try {
       const entries = await listAllowList(second.db);
-      expect(entries.map((entry) => [entry.email, entry.addedBy])).toEqual([["ada@example.com", "ops@example.com"]]);
+      expect(entries.map((entry) => [entry.email, entry.addedBy, entry.isAdmin])).toEqual([
+        ["ada@example.com", "ops@example.com", false],
+      ]);
       const migrations = await queryRows<{ n: string }>(
         second.db,
         sql`SELECT count(*)::text AS n FROM drizzle.__drizzle_migrations`,
       );
-      expect(migrations[0]?.n).toBe("1");
+      expect(migrations[0]?.n).toBe(String(journal.entries.length));
     } finally {
       await second.close();
     }

@@ -1,11 +1,7 @@
 export { type AppDatabase, type AppDatabaseOptions, type AppDb, openAppDatabase, queryRows } from "./client";
-export {
-  type AllowListEntry,
-  addToAllowList,
-  isAllowListed,
-  joinWaitlist,
-  listAllowList,
-  normalizeEmail,
-  removeFromAllowList,
-} from "./repositories/allow-list";
+export * from "./repositories/allow-list";
+export * from "./repositories/api-keys";
+export * from "./repositories/magic-links";
+export * from "./repositories/sessions";
+export * from "./repositories/users";
 export * as schema from "./schema";

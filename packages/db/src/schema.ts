@@ -53,6 +53,8 @@ export const magicLinkTokens = pgTable("magic_link_tokens", {
 export const whitelistEmails = pgTable("whitelist_emails", {
   email: text("email").primaryKey(),
   addedBy: text("added_by"),
+  /** Granted with `npm run admin -- allow add EMAIL --admin`; `ADMIN_EMAILS` needs no row. */
+  isAdmin: boolean("is_admin").notNull().default(false),
   createdAt: createdAt(),
 });
 

@@ -1,19 +1,26 @@
 /**
  * A real app on real embedded stores in a temp directory, for integration tests that go
  * through `app.request()`. No mocks: chDB and PGlite are fast enough to use as they are.
+ * chDB allows one data directory per process, so a test file opens one `TestApp` and
+ * builds variants of the app over the same stores with `withApp`.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
-import { createApp } from "../app";
-import { parseConfig } from "../config";
-import { openStores, type Stores } from "../deps";
+import { type AppDeps, createApp } from "../app";
+import { type Config, parseConfig } from "../config";
+import { appServices, openStores, type Stores } from "../deps";
+import { createSignInLimits } from "../services/access/rate-limits";
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;
   stores: Stores;
+  config: Config;
   dataDir: string;
+  outboxDir: string;
+  /** Another app over the same stores, with some dependencies replaced. */
+  withApp(overrides: Partial<AppDeps>): ReturnType<typeof createApp>;
   close(): Promise<void>;
 }
 
@@ -24,17 +31,23 @@ export async function createTestApp(
   const config = parseConfig({ DATA_DIR: dataDir, SYNC_INTERVAL_SECONDS: "0", ...options.env });
   const logger = pino({ level: "silent" });
   const stores = await openStores(config, logger);
-  const app = createApp({
+  const deps: AppDeps = {
     config,
     ...stores,
+    ...appServices(config, logger),
+    // Suites sign the same people in many times; the limits have tests of their own.
+    signInLimits: createSignInLimits({ perAddress: 10_000, perIp: 10_000 }),
     logger,
     clock: options.clock ?? (() => new Date()),
     ...(options.webRoot ? { webRoot: options.webRoot } : {}),
-  });
+  };
   return {
-    app,
+    app: createApp(deps),
     stores,
+    config,
     dataDir,
+    outboxDir: config.outboxDir,
+    withApp: (overrides) => createApp({ ...deps, ...overrides }),
     close: async () => {
       await stores.close();
       rmSync(dataDir, { recursive: true, force: true });

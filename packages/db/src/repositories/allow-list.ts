@@ -2,13 +2,19 @@
  * The allow-list (`whitelist_emails`) and the waitlist. E-mails are compared and stored
  * lower-cased, so `Ada@Example.com` and `ada@example.com` are one person.
  */
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { AppDb } from "../client";
 import { waitlist, whitelistEmails } from "../schema";
 
 export interface AllowListEntry {
   email: string;
   addedBy: string | null;
+  isAdmin: boolean;
+  createdAt: Date;
+}
+
+export interface WaitlistEntry {
+  email: string;
   createdAt: Date;
 }
 
@@ -26,10 +32,33 @@ export async function isAllowListed(db: AppDb, email: string | null | undefined)
   return rows.length === 1;
 }
 
-/** Adds an e-mail; adding one that is already there keeps the first entry. */
-export async function addToAllowList(db: AppDb, email: string, addedBy: string | null = null): Promise<AllowListEntry> {
+export async function getAllowListEntry(db: AppDb, email: string): Promise<AllowListEntry | undefined> {
+  const [entry] = await db
+    .select()
+    .from(whitelistEmails)
+    .where(eq(whitelistEmails.email, normalizeEmail(email)));
+  return entry;
+}
+
+/**
+ * Adds an e-mail; adding one that is already there keeps the first entry, except that
+ * `isAdmin: true` promotes it.
+ */
+export async function addToAllowList(
+  db: AppDb,
+  email: string,
+  addedBy: string | null = null,
+  options: { isAdmin?: boolean } = {},
+): Promise<AllowListEntry> {
   const normalized = normalizeEmail(email);
-  await db.insert(whitelistEmails).values({ email: normalized, addedBy }).onConflictDoNothing();
+  const isAdmin = options.isAdmin ?? false;
+  await db
+    .insert(whitelistEmails)
+    .values({ email: normalized, addedBy, isAdmin })
+    .onConflictDoUpdate({
+      target: whitelistEmails.email,
+      set: { isAdmin: sql`${whitelistEmails.isAdmin} OR ${isAdmin}` },
+    });
   const [entry] = await db.select().from(whitelistEmails).where(eq(whitelistEmails.email, normalized));
   if (!entry) throw new Error(`allow-list entry for ${normalized} vanished while it was being added`);
   return entry;
@@ -46,6 +75,21 @@ export async function removeFromAllowList(db: AppDb, email: string): Promise<boo
 
 export function listAllowList(db: AppDb): Promise<AllowListEntry[]> {
   return db.select().from(whitelistEmails).orderBy(desc(whitelistEmails.createdAt), whitelistEmails.email);
+}
+
+export function listWaitlist(db: AppDb): Promise<WaitlistEntry[]> {
+  return db
+    .select({ email: waitlist.email, createdAt: waitlist.createdAt })
+    .from(waitlist)
+    .orderBy(desc(waitlist.createdAt), waitlist.email);
+}
+
+export async function removeFromWaitlist(db: AppDb, email: string): Promise<boolean> {
+  const removed = await db
+    .delete(waitlist)
+    .where(eq(waitlist.email, normalizeEmail(email)))
+    .returning({ id: waitlist.id });
+  return removed.length > 0;
 }
 
 /** Puts an e-mail on the waitlist once, however often it is asked; true when it was new. */

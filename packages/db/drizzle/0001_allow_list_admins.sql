@@ -1,0 +1,1 @@
+ALTER TABLE "whitelist_emails" ADD COLUMN "is_admin" boolean DEFAULT false NOT NULL;
