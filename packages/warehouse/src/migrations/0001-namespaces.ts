@@ -23,9 +23,16 @@ export const namespaces: WarehouseMigration = {
         "markets_written UInt64",
         "success Bool",
         "error Nullable(String)",
+        // The run's one snapshot time: what a cleanup deletes if the run never finishes.
+        "sync_timestamp Nullable(DateTime64(3, 'UTC'))",
+        "objects_skipped UInt64 DEFAULT 0",
+        // 0 = the start marker written before the first batch, 1 = the final outcome.
+        "revision UInt8 DEFAULT 1",
       ],
-      engine: { kind: "MergeTree" },
-      orderBy: "(source, started_at)",
+      // A run is written twice (start marker, then outcome); FINAL keeps the outcome, and
+      // a start marker with no outcome is a run that was killed mid-way.
+      engine: { kind: "ReplacingMergeTree", version: "revision" },
+      orderBy: "(source, started_at, run_id)",
     }),
     // Where each backfill stands, one row per (source, event type); the newest wins.
     ...createTable(ctx, {

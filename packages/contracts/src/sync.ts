@@ -1,0 +1,43 @@
+/**
+ * `GET /api/sync/status` (and `GET /sync/status`): where each source's archive stands
+ * (SPEC §3 "Sync status"). Built by `getSyncStatus` in `@epicenter/ingest`.
+ */
+import { z } from "zod";
+
+export const ZSyncSourceName = z.enum(["polymarket", "kalshi"]);
+export type SyncSourceName = z.infer<typeof ZSyncSourceName>;
+
+export const ZSourceSyncStatus = z.enum(["syncing", "idle", "error", "backfilling"]);
+export type SourceSyncStatus = z.infer<typeof ZSourceSyncStatus>;
+
+export const ZSyncRun = z.object({
+  run_id: z.string(),
+  source: ZSyncSourceName,
+  duration_ms: z.number().int().nonnegative(),
+  events_written: z.number().int().nonnegative(),
+  markets_written: z.number().int().nonnegative(),
+  success: z.boolean(),
+});
+export type SyncRun = z.infer<typeof ZSyncRun>;
+
+export const ZSourceSync = z.object({
+  status: ZSourceSyncStatus,
+  is_backfilling: z.boolean(),
+  /** Event type → objects backfilled so far. */
+  backfill_offsets: z.record(z.string(), z.number().int().nonnegative()),
+  open_events_tracked: z.number().int().nonnegative(),
+  /** ISO 8601 time of the last successful snapshot, null before the first. */
+  last_sync: z.iso.datetime().nullable(),
+  events_count: z.number().int().nonnegative(),
+  markets_count: z.number().int().nonnegative(),
+  recent_runs: z.array(ZSyncRun),
+});
+export type SourceSync = z.infer<typeof ZSourceSync>;
+
+export const ZSyncStatusResponse = z.object({
+  timestamp: z.iso.datetime(),
+  sources: z.object({ polymarket: ZSourceSync, kalshi: ZSourceSync }),
+  /** `namespace.table` → rows. */
+  table_counts: z.record(z.string(), z.number().int().nonnegative()),
+});
+export type SyncStatusResponse = z.infer<typeof ZSyncStatusResponse>;

@@ -1,0 +1,160 @@
+/**
+ * One upstream page over HTTP, with the behaviour every source needs and none should
+ * re-implement: a per-request timeout, the client-side rate limit, retries with
+ * exponential backoff and full jitter that honour `Retry-After` on 429, and a tolerant
+ * body reader (a UTF-8 BOM is stripped before parsing).
+ *
+ * What is retried, and why: network errors, timeouts, 429, 5xx, and a body that is not
+ * JSON or does not match the page envelope. The last two are what a truncated or garbled
+ * transfer looks like, and a fresh request usually cures them. Other 4xx answers (422 for
+ * a bad parameter) are our bug and fail at once. When retries run out the error carries
+ * the URL and the reason, and the caller's run fails: it never writes a guessed page.
+ */
+import type { z } from "zod";
+import type { Logger } from "../logger";
+import { type RateLimiter, sleep } from "./rate-limiter";
+
+export interface HttpPolicy {
+  timeoutMs: number;
+  /** Attempts after the first. */
+  retries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** Ceiling on an upstream `Retry-After`, so a hostile value cannot park a run for hours. */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_HTTP_POLICY: HttpPolicy = {
+  timeoutMs: 30_000,
+  retries: 5,
+  baseDelayMs: 500,
+  maxDelayMs: 30_000,
+  maxRetryAfterMs: 120_000,
+};
+
+export type PageFetcher = <T extends z.ZodType>(url: string, envelope: T, signal?: AbortSignal) => Promise<z.output<T>>;
+
+export class UpstreamError extends Error {
+  constructor(
+    message: string,
+    readonly url: string,
+    readonly status: number | undefined,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+    this.name = "UpstreamError";
+  }
+}
+
+export interface PageFetcherOptions {
+  limiter: RateLimiter;
+  logger: Logger;
+  policy?: Partial<HttpPolicy>;
+  random?: () => number;
+  /** The HTTP client; the global `fetch` unless a caller measures or wraps it. */
+  fetch?: typeof fetch;
+}
+
+export function createPageFetcher(options: PageFetcherOptions): PageFetcher {
+  const policy = { ...DEFAULT_HTTP_POLICY, ...options.policy };
+  const random = options.random ?? Math.random;
+  const http = options.fetch ?? globalThis.fetch;
+
+  return async (url, envelope, signal) => {
+    for (let attempt = 0; ; attempt += 1) {
+      await options.limiter.acquire(signal);
+      try {
+        return await fetchOnce(http, url, envelope, policy.timeoutMs, signal);
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason ?? error;
+        const failure = asUpstreamError(error, url);
+        if (!failure.retryable || attempt >= policy.retries) throw failure;
+        const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt) * random();
+        const retryAfter = error instanceof RetryAfter ? Math.min(error.delayMs, policy.maxRetryAfterMs) : 0;
+        const delayMs = Math.max(backoff, retryAfter);
+        options.logger.warn("upstream request failed, retrying", {
+          url,
+          attempt: attempt + 1,
+          status: failure.status,
+          reason: failure.message,
+          delay_ms: Math.round(delayMs),
+        });
+        await sleep(delayMs, signal);
+      }
+    }
+  };
+}
+
+class RetryAfter extends UpstreamError {
+  constructor(
+    url: string,
+    readonly delayMs: number,
+  ) {
+    super(`HTTP 429 from ${url}`, url, 429, true);
+  }
+}
+
+async function fetchOnce<T extends z.ZodType>(
+  http: typeof fetch,
+  url: string,
+  envelope: T,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<z.output<T>> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  let response: Response;
+  let body: string;
+  try {
+    response = await http(url, { signal: combined, headers: { accept: "application/json" } });
+    body = await response.text();
+  } catch (error) {
+    if (timeout.aborted) throw new UpstreamError(`timed out after ${timeoutMs} ms: ${url}`, url, undefined, true);
+    throw new UpstreamError(`network error: ${describe(error)}`, url, undefined, true);
+  }
+  if (response.status === 429) throw new RetryAfter(url, retryAfterMs(response.headers.get("retry-after")));
+  if (!response.ok) {
+    const retryable = response.status >= 500;
+    throw new UpstreamError(
+      `HTTP ${response.status} from ${url}: ${body.slice(0, 200)}`,
+      url,
+      response.status,
+      retryable,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(body.charCodeAt(0) === 0xfeff ? body.slice(1) : body);
+  } catch (error) {
+    throw new UpstreamError(`body is not JSON (${describe(error)}), ${body.length} bytes`, url, response.status, true);
+  }
+  const parsed = envelope.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue ? `${issue.path.map(String).join(".") || "(root)"}: ${issue.message}` : "invalid";
+    throw new UpstreamError(`page envelope failed validation: ${where}`, url, response.status, true);
+  }
+  return parsed.data;
+}
+
+/** `Retry-After` is seconds or an HTTP date; absent or unreadable means "no advice". */
+export function retryAfterMs(header: string | null, now: number = Date.now()): number {
+  if (!header) return 0;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? 0 : Math.max(0, date - now);
+}
+
+function asUpstreamError(error: unknown, url: string): UpstreamError {
+  if (error instanceof UpstreamError) return error;
+  return new UpstreamError(describe(error), url, undefined, false);
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
+    return `${error.message}${cause}`;
+  }
+  return String(error);
+}

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ZSyncStatusResponse } from "../../contracts/src/sync";
+import { generateDemoHistory } from "./demo-history";
+import { createScheduler } from "./scheduler";
+import { getSyncStatus } from "./status";
+import { type Harness, startHarness } from "./testing/harness";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ historicalCutoff: Date.parse("2026-02-01T00:00:00Z") });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe("scheduler", () => {
+  it("runs each source every interval, one run at a time, backfilling in between", async () => {
+    const scheduler = createScheduler(h.deps, {
+      intervalSeconds: 1,
+      sources: ["polymarket", "kalshi"],
+      backfillPagesPerStep: 2,
+    });
+    scheduler.start();
+    await scheduler.nextRun("polymarket");
+    await scheduler.nextRun("polymarket");
+    await scheduler.nextRun("kalshi");
+    const live = scheduler.state();
+    const status = await getSyncStatus(h.warehouse, live);
+    await scheduler.stop();
+
+    expect(ZSyncStatusResponse.parse(status)).toEqual(status);
+    expect(status.sources.polymarket.recent_runs.length).toBeGreaterThanOrEqual(2);
+    expect(status.sources.polymarket.last_sync).not.toBeNull();
+    expect(status.sources.kalshi.markets_count).toBeGreaterThan(0);
+    expect(status.table_counts["polymarket.markets"]).toBeGreaterThan(0);
+
+    const runs = await h.warehouse.query<{ source: string; started: number; finished: number }>(
+      `SELECT source, toUnixTimestamp64Milli(started_at) AS started, toUnixTimestamp64Milli(finished_at) AS finished
+       FROM internal.sync_run_history FINAL WHERE revision = 1 ORDER BY source, started_at`,
+    );
+    for (const source of ["polymarket", "kalshi"]) {
+      const mine = runs.filter((run) => run.source === source);
+      for (let i = 1; i < mine.length; i += 1) {
+        expect(Number(mine[i]?.started)).toBeGreaterThanOrEqual(Number(mine[i - 1]?.finished));
+      }
+    }
+    const backfills = await h.warehouse.query<{ n: string }>(
+      "SELECT count() AS n FROM internal.sync_run_history FINAL WHERE kind = 'backfill' AND revision = 1",
+    );
+    expect(Number(backfills[0]?.n)).toBeGreaterThan(0);
+    const after = await getSyncStatus(h.warehouse);
+    expect(Object.values(after.sources.kalshi.backfill_offsets).some((offset) => offset > 0)).toBe(true);
+  });
+});
+
+describe("demo history", () => {
+  it("writes 7 days of 10-minute snapshots so 1-day and 7-day queries have data", async () => {
+    const result = await generateDemoHistory(h.warehouse, { days: 7, intervalMinutes: 10 });
+    expect(result.steps).toBe(1008);
+    const [week] = await h.warehouse.query<{ days: string; snapshots: string; avg_yes: number }>(
+      `SELECT uniqExact(toDate(sync_timestamp)) AS days, uniqExact(sync_timestamp) AS snapshots, avg(yes_probability) AS avg_yes
+       FROM polymarket.markets WHERE sync_timestamp >= now() - INTERVAL 7 DAY`,
+    );
+    expect(Number(week?.days)).toBeGreaterThanOrEqual(7);
+    expect(Number(week?.snapshots)).toBeGreaterThanOrEqual(1008);
+    expect(week?.avg_yes).toBeGreaterThan(0);
+    const [day] = await h.warehouse.query<{ n: string }>(
+      "SELECT count() AS n FROM kalshi.markets WHERE sync_timestamp >= now() - INTERVAL 1 DAY",
+    );
+    expect(Number(day?.n)).toBeGreaterThan(100_000);
+    const [latest] = await h.warehouse.query<{ latest: string; keys: string }>(
+      `SELECT (SELECT count() FROM polymarket.markets_latest FINAL) AS latest,
+              (SELECT uniqExact(id) FROM polymarket.markets) AS keys`,
+    );
+    expect(latest?.latest).toBe(latest?.keys);
+  });
+});

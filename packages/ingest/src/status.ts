@@ -1,0 +1,121 @@
+/**
+ * `getSyncStatus`: the SPEC §3 "Sync status" document, built from the warehouse (run
+ * history, backfill state, latest-state tables, table sizes) plus, when a scheduler runs
+ * in this process, its live state. The shape is `ZSyncStatusResponse` in
+ * `@epicenter/contracts` (`packages/contracts/src/sync.ts`); the type below mirrors it so
+ * this package does not depend on the contracts package.
+ *
+ * Without a scheduler the status is inferred: a start marker without an outcome means
+ * `syncing`, a failed last snapshot `error`, otherwise `idle`.
+ */
+import type { Warehouse } from "@epicenter/warehouse";
+import type { SchedulerState, SourceSyncStatus } from "./scheduler";
+import { readBackfillState } from "./sync/backfill";
+import type { SourceName } from "./sync/run-history";
+
+export interface SyncRunView {
+  run_id: string;
+  source: SourceName;
+  duration_ms: number;
+  events_written: number;
+  markets_written: number;
+  success: boolean;
+}
+
+export interface SourceSyncView {
+  status: SourceSyncStatus;
+  is_backfilling: boolean;
+  backfill_offsets: Record<string, number>;
+  open_events_tracked: number;
+  last_sync: string | null;
+  events_count: number;
+  markets_count: number;
+  recent_runs: SyncRunView[];
+}
+
+export interface SyncStatus {
+  timestamp: string;
+  sources: Record<SourceName, SourceSyncView>;
+  table_counts: Record<string, number>;
+}
+
+const RECENT_RUNS = 10;
+
+/** Counting queries per source: distinct objects ever seen, and events still open. */
+const COUNTS: Record<SourceName, string> = {
+  polymarket: `SELECT
+      (SELECT count() FROM polymarket.events_latest FINAL) AS events_count,
+      (SELECT count() FROM polymarket.markets_latest FINAL) AS markets_count,
+      (SELECT count() FROM polymarket.events_latest FINAL WHERE closed = false) AS open_events`,
+  kalshi: `SELECT
+      (SELECT count() FROM kalshi.events_latest FINAL) AS events_count,
+      (SELECT count() FROM kalshi.markets_latest FINAL) AS markets_count,
+      (SELECT uniqExact(event_ticker) FROM kalshi.markets_latest FINAL WHERE status IN ('active', 'inactive', 'initialized')) AS open_events`,
+};
+
+export async function getSyncStatus(warehouse: Warehouse, schedulerState?: SchedulerState): Promise<SyncStatus> {
+  const [polymarket, kalshi, tableCounts] = await Promise.all([
+    sourceStatus(warehouse, "polymarket", schedulerState),
+    sourceStatus(warehouse, "kalshi", schedulerState),
+    tableCountsOf(warehouse),
+  ]);
+  return { timestamp: new Date().toISOString(), sources: { polymarket, kalshi }, table_counts: tableCounts };
+}
+
+async function sourceStatus(
+  warehouse: Warehouse,
+  source: SourceName,
+  schedulerState: SchedulerState | undefined,
+): Promise<SourceSyncView> {
+  const [runs, unfinished, counts, backfill] = await Promise.all([
+    warehouse.query<{
+      run_id: string;
+      duration_ms: string;
+      events_written: string;
+      markets_written: string;
+      success: boolean | number;
+      finished_at: string;
+    }>(
+      `SELECT run_id, duration_ms, events_written, markets_written, success, toString(finished_at) AS finished_at
+       FROM internal.sync_run_history FINAL
+       WHERE source = {source:String} AND kind = 'snapshot' AND revision = 1
+       ORDER BY started_at DESC LIMIT ${RECENT_RUNS}`,
+      { params: { source } },
+    ),
+    warehouse.query<{ n: string }>(
+      "SELECT count() AS n FROM internal.sync_run_history FINAL WHERE source = {source:String} AND revision = 0",
+      { params: { source } },
+    ),
+    warehouse.query<{ events_count: string; markets_count: string; open_events: string }>(COUNTS[source]),
+    readBackfillState(warehouse, source),
+  ]);
+  const live = schedulerState?.[source];
+  const lastSuccess = runs.find((run) => Boolean(Number(run.success)));
+  const inferred: SourceSyncStatus =
+    Number(unfinished[0]?.n ?? 0) > 0 ? "syncing" : runs[0] && !Number(runs[0].success) ? "error" : "idle";
+  return {
+    status: live?.status ?? inferred,
+    is_backfilling: live?.isBackfilling ?? false,
+    backfill_offsets: Object.fromEntries(backfill.map((state) => [state.event_type, state.offset])),
+    open_events_tracked: Number(counts[0]?.open_events ?? 0),
+    last_sync: lastSuccess ? `${lastSuccess.finished_at.replace(" ", "T")}Z` : null,
+    events_count: Number(counts[0]?.events_count ?? 0),
+    markets_count: Number(counts[0]?.markets_count ?? 0),
+    recent_runs: runs.map((run) => ({
+      run_id: run.run_id,
+      source,
+      duration_ms: Number(run.duration_ms),
+      events_written: Number(run.events_written),
+      markets_written: Number(run.markets_written),
+      success: Boolean(Number(run.success)),
+    })),
+  };
+}
+
+async function tableCountsOf(warehouse: Warehouse): Promise<Record<string, number>> {
+  const rows = await warehouse.query<{ name: string; rows: string | null }>(
+    `SELECT concat(database, '.', name) AS name, total_rows AS rows FROM system.tables
+     WHERE database IN ('polymarket', 'kalshi') AND engine NOT IN ('View', 'MaterializedView') ORDER BY name`,
+  );
+  return Object.fromEntries(rows.map((row) => [row.name, Number(row.rows ?? 0)]));
+}

@@ -1,0 +1,81 @@
+/**
+ * Integration-test harness: a real embedded warehouse in a fresh temp dir, migrated, plus
+ * the replay server on an ephemeral loopback port, and sync deps pointing at it with
+ * fast retry timings.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { migrateWarehouse, openWarehouse, type Warehouse } from "@epicenter/warehouse";
+import { silentLogger } from "../logger";
+import { type ReplayServer, type ReplayServerOptions, startReplayServer } from "../replay/server";
+import type { SyncDeps } from "../sync/run-sync";
+
+export interface Harness {
+  dir: string;
+  path: string;
+  warehouse: Warehouse;
+  replay: ReplayServer;
+  deps: SyncDeps;
+  reopen(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const FAST_HTTP = { timeoutMs: 1_500, retries: 3, baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 1_000 };
+
+export async function startHarness(replayOptions: ReplayServerOptions = {}): Promise<Harness> {
+  const dir = mkdtempSync(join(tmpdir(), "epicenter-ingest-"));
+  const path = join(dir, "warehouse");
+  const replay = await startReplayServer(replayOptions);
+  const harness: Harness = {
+    dir,
+    path,
+    replay,
+    warehouse: openWarehouse({ path, poolSize: 2 }),
+    deps: undefined as unknown as SyncDeps,
+    async reopen() {
+      await harness.warehouse.close();
+      harness.warehouse = openWarehouse({ path, poolSize: 2 });
+      harness.deps = { ...harness.deps, warehouse: harness.warehouse };
+    },
+    async close() {
+      await replay.close();
+      await harness.warehouse.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  harness.deps = {
+    warehouse: harness.warehouse,
+    logger: silentLogger,
+    config: { polymarketApiUrl: replay.url.polymarket, kalshiApiUrl: replay.url.kalshi },
+    http: FAST_HTTP,
+  };
+  await migrateWarehouse(harness.warehouse);
+  return harness;
+}
+
+/** Rows that share a (key, sync_timestamp) with another row; must always be 0. */
+export async function duplicateRows(warehouse: Warehouse): Promise<Record<string, number>> {
+  const tables = [
+    ["polymarket.events", "id"],
+    ["polymarket.markets", "id"],
+    ["kalshi.events", "event_ticker"],
+    ["kalshi.markets", "ticker"],
+  ] as const;
+  const result: Record<string, number> = {};
+  for (const [table, key] of tables) {
+    const [row] = await warehouse.query<{ n: string }>(
+      `SELECT count() - uniqExact(${key}, sync_timestamp) AS n FROM ${table}`,
+    );
+    result[table] = Number(row?.n ?? 0);
+  }
+  return result;
+}
+
+export async function countRows(warehouse: Warehouse, table: string, syncTimestamp?: string): Promise<number> {
+  const [row] = await warehouse.query<{ n: string }>(
+    `SELECT count() AS n FROM ${table}${syncTimestamp ? " WHERE sync_timestamp = {ts:DateTime64(3, 'UTC')}" : ""}`,
+    syncTimestamp ? { params: { ts: syncTimestamp } } : {},
+  );
+  return Number(row?.n ?? 0);
+}
