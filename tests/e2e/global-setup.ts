@@ -17,6 +17,7 @@ declare module "vitest" {
 }
 
 export const E2E_ADMIN = "admin@e2e.test";
+export const E2E_USER = "user@e2e.test";
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -58,6 +59,7 @@ export default async function setup(project: TestProject) {
       PUBLIC_URL: baseUrl,
       SYNC_INTERVAL_SECONDS: "0",
       ADMIN_EMAILS: E2E_ADMIN,
+      ALLOWED_EMAILS: E2E_USER,
       LOG_LEVEL: "warn",
     },
     stdio: ["ignore", "pipe", "pipe"],

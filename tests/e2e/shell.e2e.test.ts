@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type BrowserSession, openBrowser } from "./browser";
+import { E2E_ADMIN, E2E_USER } from "./global-setup";
+import { signInThroughLogin } from "./session";
 
 const baseUrl = inject("baseUrl");
+const dataDir = inject("dataDir");
 
 describe("the shell on a wide screen (1440 px)", () => {
   let browser: BrowserSession;
   beforeAll(async () => {
     browser = await openBrowser({ width: 1440, height: 900 });
+    await signInThroughLogin(browser.page, baseUrl, dataDir, E2E_USER);
   });
   afterAll(async () => {
     await browser.close();
@@ -97,6 +101,7 @@ describe("the shell on a phone (390 px)", () => {
   let browser: BrowserSession;
   beforeAll(async () => {
     browser = await openBrowser({ width: 390, height: 844, isMobile: true });
+    await signInThroughLogin(browser.page, baseUrl, dataDir, E2E_ADMIN);
   });
   afterAll(async () => {
     await browser.close();
@@ -110,12 +115,15 @@ describe("the shell on a phone (390 px)", () => {
     return labels[0] ?? null;
   };
 
-  it("shows six icon tabs and marks the active one by the spec's rules", async () => {
+  it("shows the icon tabs, seven for the admin, and marks the active one by the spec's rules", async () => {
     const { page } = browser;
     await page.goto(`${baseUrl}/`);
     const nav = page.getByRole("navigation", { name: "Bottom navigation" });
     await nav.waitFor();
-    expect(await nav.getByRole("link").count()).toBe(6);
+    expect(await nav.getByRole("link").count()).toBe(7);
+    await page.goto(`${baseUrl}/admin/users`);
+    await expect.poll(activeTab).toBe("Admin");
+    await page.goto(`${baseUrl}/`);
     expect(await page.getByRole("complementary", { name: "Main navigation" }).isVisible()).toBe(false);
     await expect.poll(activeTab).toBe("Overview");
     await browser.screenshot("landing-390");

@@ -4,6 +4,7 @@
  * stores and hands them in.
  */
 import type { AppDatabase } from "@epicenter/db";
+import type { SchedulerState } from "@epicenter/ingest";
 import type { Warehouse } from "@epicenter/warehouse";
 import { Hono } from "hono";
 import type { Logger } from "pino";
@@ -24,6 +25,7 @@ import { postVerify } from "./routes/auth/post-verify";
 import { deleteKey } from "./routes/keys/delete-key";
 import { getKeys } from "./routes/keys/get-keys";
 import { postKey } from "./routes/keys/post-key";
+import { getSyncStatusRoutes } from "./routes/sync/get-sync-status";
 import { getClientConfig } from "./routes/system/get-client-config";
 import { getHealth } from "./routes/system/get-health";
 import { getOpenApi } from "./routes/system/get-openapi";
@@ -39,6 +41,8 @@ export interface AppDeps {
   signInLimits: SignInLimits;
   logger: Logger;
   clock: () => Date;
+  /** The running scheduler's view of each source, when one runs in this process. */
+  syncState?: () => SchedulerState;
   /** Directory of the built SPA; when unset or missing, only the API is served. */
   webRoot?: string;
 }
@@ -56,7 +60,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   };
 
   app.use("*", requestLog(deps.logger));
-  app.use("/api/*", accessControl(access));
+  // Resolves the caller lazily, so public endpoints and SPA files pay nothing for it.
+  app.use("*", accessControl(access));
 
   getHealth(app, deps);
   getOpenApi(app, { publicUrl: deps.config.publicUrl, version: VERSION });
@@ -71,6 +76,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   getKeys(app, { db });
   postKey(app, { db });
   deleteKey(app, { db, clock: deps.clock });
+
+  getSyncStatusRoutes(app, { warehouse: deps.warehouse, syncState: deps.syncState });
 
   getAllowList(app, { db });
   postAllowList(app, { db });

@@ -1,8 +1,16 @@
 /**
- * `npm run demo`: the whole product on this machine with no internet. Embedded stores in
- * a demo data directory, and the server with the built SPA on PORT (3000 by default).
+ * `npm run demo`: the whole product on this machine with no internet.
+ * 1. A local replay of recorded real Polymarket and Kalshi pages stands in for both APIs.
+ * 2. On a fresh demo directory, 7 days of 10-minute history are generated, so the 1-day
+ *    and 7-day questions have answers.
+ * 3. The server starts with the scheduler pointed at the replay, so real sync runs keep
+ *    adding snapshots every interval (the first one right away).
+ * 4. A sign-in link for the demo admin is printed.
  */
-import { resolve } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { generateDemoHistory, startReplayServer } from "@epicenter/ingest";
+import { migrateWarehouse, openWarehouse } from "@epicenter/warehouse";
 import { ConfigError, parseConfig } from "./config";
 import { StartupError } from "./deps";
 import { startServer } from "./main";
@@ -10,28 +18,84 @@ import { startServer } from "./main";
 const DEMO_ADMIN = "admin@epicenter.local";
 
 async function demo(): Promise<void> {
+  const replay = await startReplayServer({});
   const env = {
     DATA_DIR: resolve(".demo-data"),
     ADMIN_EMAILS: DEMO_ADMIN,
+    LOG_LEVEL: "warn",
     ...process.env,
+    POLYMARKET_API_URL: replay.url.polymarket,
+    KALSHI_API_URL: replay.url.kalshi,
   };
   const config = parseConfig(env);
+
+  await ensureHistory(config.warehouse.path, config.warehouse.url);
   const server = await startServer(config);
+  const link = await adminSignInLink(config.publicUrl, config.outboxDir, config.adminEmails[0] ?? DEMO_ADMIN);
+
   console.log(
     [
       "",
       "  Epicenter demo is running",
       `  → ${config.publicUrl}`,
-      `  data: ${config.dataDir}`,
-      `  admin: ${config.adminEmails.join(", ")}`,
+      "",
+      `  Sign in as the admin (${config.adminEmails[0] ?? DEMO_ADMIN}) with this link (valid 15 minutes):`,
+      `  ${link}`,
+      "  Other sign-in links are written to the outbox and logged:",
+      `  ${config.outboxDir}`,
+      "",
+      `  Data: ${config.dataDir}`,
+      `  Upstream replay: ${replay.url.polymarket} and ${replay.url.kalshi}; syncing every ${config.syncIntervalSeconds} s`,
       "",
     ].join("\n"),
   );
+
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
-      void server.stop().then(() => process.exit(0));
+      void server
+        .stop()
+        .then(() => replay.close())
+        .then(() => process.exit(0));
     });
   }
+}
+
+/** Generates history once per demo directory; a restarted demo keeps what it has. */
+async function ensureHistory(path: string, url: string | undefined): Promise<void> {
+  if (url) return;
+  const warehouse = openWarehouse({ path, poolSize: 2 });
+  try {
+    await migrateWarehouse(warehouse);
+    const [row] = await warehouse.query<{ n: string }>("SELECT count() AS n FROM polymarket.markets");
+    if (Number(row?.n ?? 0) > 0) return;
+    console.log("  Generating 7 days of 10-minute history for the demo (about a minute)…");
+    const started = Date.now();
+    const result = await generateDemoHistory(warehouse, { days: 7, intervalMinutes: 10 });
+    console.log(
+      `  History ready: ${result.steps} snapshots from ${result.from} to ${result.to} in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    );
+  } finally {
+    await warehouse.close();
+  }
+}
+
+async function adminSignInLink(publicUrl: string, outboxDir: string, email: string): Promise<string> {
+  const asked = Date.now() - 1_000;
+  const response = await fetch(`${publicUrl}/api/auth/magic-link`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email }),
+  });
+  if (!response.ok) return `(could not create one: ${response.status}; ask at ${publicUrl}/login)`;
+  for (const file of readdirSync(outboxDir).sort().reverse()) {
+    const mail = JSON.parse(readFileSync(join(outboxDir, file), "utf8")) as {
+      to: string;
+      link: string;
+      created_at: string;
+    };
+    if (mail.to === email && Date.parse(mail.created_at) >= asked) return mail.link;
+  }
+  return `(ask for one at ${publicUrl}/login)`;
 }
 
 demo().catch((error: unknown) => {

@@ -10,6 +10,7 @@ import { createApp } from "./app";
 import { type Config, ConfigError, parseConfig } from "./config";
 import { appServices, openStores, StartupError } from "./deps";
 import { createLogger } from "./logger";
+import { startScheduler } from "./services/sync/sync-runtime";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 export const defaultWebRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "web", "dist");
@@ -22,10 +23,12 @@ export interface RunningServer {
 export async function startServer(config: Config, options: { webRoot?: string } = {}): Promise<RunningServer> {
   const logger = createLogger(config.logLevel);
   const stores = await openStores(config, logger);
+  const scheduler = startScheduler(config, stores.warehouse, logger);
   const app = createApp({
     config,
     ...stores,
     ...appServices(config, logger),
+    ...(scheduler ? { syncState: () => scheduler.state() } : {}),
     logger,
     clock: () => new Date(),
     webRoot: options.webRoot ?? defaultWebRoot,
@@ -56,6 +59,8 @@ export async function startServer(config: Config, options: { webRoot?: string } 
         });
         if ("closeIdleConnections" in server) server.closeIdleConnections();
       });
+      // A run cut short here cleans up after itself; the next start finds nothing half-written.
+      await scheduler?.stop({ abort: true });
       await stores.close();
       logger.info("stopped");
     })();

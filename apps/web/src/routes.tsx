@@ -3,16 +3,21 @@
  * only the shell. Redirects: /seismo → /intelligence, /status → /hub/status, anything
  * unknown → /.
  */
-import { lazy } from "react";
+import { lazy, type ReactNode, Suspense } from "react";
 import { createBrowserRouter, Navigate, useRouteError } from "react-router";
+import { RequireSession } from "./features/auth/RequireSession";
 import { AppLayout } from "./layout/AppLayout";
 import { ErrorScreen } from "./ui/ErrorScreen";
+import { LoadingScreen } from "./ui/LoadingScreen";
 
 const LandingPage = lazy(() => import("./features/landing/LandingPage").then((m) => ({ default: m.LandingPage })));
 const placeholder = <K extends keyof typeof import("./features/placeholder/pages")>(name: K) =>
   lazy(() => import("./features/placeholder/pages").then((m) => ({ default: m[name] })));
 
-const LoginPage = placeholder("LoginPage");
+const LoginPage = lazy(() => import("./features/auth/LoginPage").then((m) => ({ default: m.LoginPage })));
+const AuthCallbackPage = lazy(() =>
+  import("./features/auth/AuthCallbackPage").then((m) => ({ default: m.AuthCallbackPage })),
+);
 const IntelligencePage = placeholder("IntelligencePage");
 const QueriesPage = placeholder("QueriesPage");
 const QueryEditorPage = placeholder("QueryEditorPage");
@@ -20,17 +25,27 @@ const DashboardsPage = placeholder("DashboardsPage");
 const DashboardPage = placeholder("DashboardPage");
 const DatasetsPage = placeholder("DatasetsPage");
 const DatasetPage = placeholder("DatasetPage");
-const HubPage = placeholder("HubPage");
-const AdminPage = placeholder("AdminPage");
+const HubPage = lazy(() => import("./features/hub/HubPage").then((m) => ({ default: m.HubPage })));
+const AdminPage = lazy(() => import("./features/admin/AdminPage").then((m) => ({ default: m.AdminPage })));
+
+/** Pages outside the app layout need their own boundary for lazy loading. */
+function Lazy({ page }: { page: ReactNode }) {
+  return <Suspense fallback={<LoadingScreen isFullScreen />}>{page}</Suspense>;
+}
 
 function RouteError() {
   return <ErrorScreen error={useRouteError()} />;
 }
 
 export const router = createBrowserRouter([
-  { path: "/login", element: <LoginPage />, errorElement: <RouteError /> },
+  { path: "/login", element: <Lazy page={<LoginPage />} />, errorElement: <RouteError /> },
+  { path: "/auth/callback", element: <Lazy page={<AuthCallbackPage />} />, errorElement: <RouteError /> },
   {
-    element: <AppLayout />,
+    element: (
+      <RequireSession>
+        <AppLayout />
+      </RequireSession>
+    ),
     errorElement: <RouteError />,
     children: [
       { index: true, element: <LandingPage /> },

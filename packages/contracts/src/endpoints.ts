@@ -22,6 +22,7 @@ import { defineEndpoint } from "./endpoint";
 import { ZApiError } from "./errors";
 import { ZHealthResponse } from "./health";
 import { ZApiKeyList, ZCreateApiKeyRequest, ZCreatedApiKey } from "./keys";
+import { ZSyncStatusResponse } from "./sync";
 
 const error = (description: string) => ({ description, schema: ZApiError });
 const noContent = { description: "Done" };
@@ -146,6 +147,25 @@ export const endpoints = {
     auth: "session",
     params: z.object({ id: z.uuid("an API key id") }),
     responses: { 204: noContent, 401: unauthorized, 404: error("You have no such key") },
+  }),
+
+  syncStatus: defineEndpoint({
+    method: "get",
+    path: "/api/sync/status",
+    summary: "Where each source's archive stands",
+    description:
+      "Per source: status, last sync, open events tracked, counts, backfill offsets and recent runs; plus row counts per table.",
+    tag: "Data",
+    auth: "session_or_key",
+    responses: { 200: { description: "Sync status", schema: ZSyncStatusResponse }, 401: unauthorized },
+  }),
+  syncStatusLegacy: defineEndpoint({
+    method: "get",
+    path: "/sync/status",
+    summary: "Sync status (older path, same answer)",
+    tag: "Data",
+    auth: "session_or_key",
+    responses: { 200: { description: "Sync status", schema: ZSyncStatusResponse }, 401: unauthorized },
   }),
 
   adminListAllowList: defineEndpoint({

@@ -6,3 +6,4 @@ export { type ApiError, type ApiErrorCode, ZApiError, ZApiErrorCode } from "./er
 export { type HealthResponse, ZHealthResponse } from "./health";
 export * from "./keys";
 export { buildOpenApiDocument, type OpenApiOptions } from "./openapi";
+export * from "./sync";

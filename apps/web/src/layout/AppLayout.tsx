@@ -1,5 +1,6 @@
 import { Suspense } from "react";
 import { Outlet, useLocation } from "react-router";
+import { useSession } from "../features/auth/session";
 import { LoadingScreen } from "../ui/LoadingScreen";
 import styles from "./AppLayout.module.css";
 import { BottomNav } from "./BottomNav";
@@ -8,8 +9,10 @@ import { PageControlsProvider } from "./page-controls";
 import { Sidebar } from "./Sidebar";
 import { TopBar } from "./TopBar";
 
-export function AppLayout({ isAdmin = false }: { isAdmin?: boolean }) {
+export function AppLayout() {
   const { pathname } = useLocation();
+  const { state } = useSession();
+  const isAdmin = state.status === "signed-in" && state.user.is_admin;
   const showSidebar = !hidesSidebar(pathname);
   const showChrome = !hidesChrome(pathname);
   return (

@@ -1,5 +1,6 @@
 import { Activity } from "lucide-react";
 import { Link, NavLink, useLocation } from "react-router";
+import { AccountButton } from "../features/auth/AccountButton";
 import { Logo } from "../ui/Logo";
 import { isSectionActive, visibleNavItems } from "./nav-items";
 import styles from "./Sidebar.module.css";
@@ -31,6 +32,7 @@ export function Sidebar({ isAdmin }: { isAdmin: boolean }) {
         })}
       </nav>
       <div className={styles.footer}>
+        <AccountButton />
         <Link to="/hub/status" className={styles.status}>
           <Activity size={14} />
           <span>System status</span>

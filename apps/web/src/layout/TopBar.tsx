@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { AccountButton } from "../features/auth/AccountButton";
 import { Logo } from "../ui/Logo";
 import styles from "./TopBar.module.css";
 
@@ -10,6 +11,9 @@ export function TopBar() {
         <Logo size={26} />
         <span>Epicenter</span>
       </Link>
+      <div className={styles.account}>
+        <AccountButton isCompact />
+      </div>
     </header>
   );
 }

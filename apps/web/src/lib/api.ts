@@ -1,25 +1,21 @@
 /**
  * The SPA's one way to call the API: same origin, JSON, the bearer token of the session
- * when there is one, and errors turned into `ApiRequestError` with the server's message.
+ * when there is one (refreshed once on a 401), and errors turned into `ApiRequestError`
+ * carrying the server's message.
  */
 import { type ApiErrorCode, ZApiError } from "@epicenter/contracts";
 import type { z } from "zod";
+import { refreshSession, sessionStore } from "./session-store";
 
 export class ApiRequestError extends Error {
   constructor(
     readonly status: number,
     readonly code: ApiErrorCode | "network",
     message: string,
+    readonly details?: unknown,
   ) {
     super(message);
   }
-}
-
-let accessTokenProvider: () => string | null = () => null;
-
-/** The session layer tells the client where the current access token comes from. */
-export function setAccessTokenProvider(provider: () => string | null): void {
-  accessTokenProvider = provider;
 }
 
 export interface RequestOptions {
@@ -33,14 +29,36 @@ export async function apiRequest<S extends z.ZodType>(
   schema: S,
   options: RequestOptions = {},
 ): Promise<z.infer<S>> {
+  const payload = await apiCall(path, options);
+  return schema.parse(payload);
+}
+
+/** A call whose answer has no body worth reading (204). */
+export async function apiCall(path: string, options: RequestOptions = {}): Promise<unknown> {
+  let response = await send(path, options);
+  if (response.status === 401 && sessionStore.get() && (await refreshSession())) {
+    response = await send(path, options);
+  }
+  if (response.status === 204) return null;
+  const payload: unknown = await response.json().catch(() => null);
+  if (!response.ok) {
+    const parsed = ZApiError.safeParse(payload);
+    if (parsed.success) {
+      const { code, message, details } = parsed.data.error;
+      throw new ApiRequestError(response.status, code, message, details);
+    }
+    throw new ApiRequestError(response.status, "internal", `The server answered ${response.status}.`);
+  }
+  return payload;
+}
+
+async function send(path: string, options: RequestOptions): Promise<Response> {
   const headers: Record<string, string> = { accept: "application/json" };
-  const token = accessTokenProvider();
+  const token = sessionStore.get()?.accessToken;
   if (token) headers.authorization = `Bearer ${token}`;
   if (options.body !== undefined) headers["content-type"] = "application/json";
-
-  let response: Response;
   try {
-    response = await fetch(path, {
+    return await fetch(path, {
       method: options.method ?? "GET",
       headers,
       ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
@@ -50,12 +68,4 @@ export async function apiRequest<S extends z.ZodType>(
     if (error instanceof DOMException && error.name === "AbortError") throw error;
     throw new ApiRequestError(0, "network", "The server could not be reached. Check your connection.");
   }
-
-  const payload: unknown = await response.json().catch(() => null);
-  if (!response.ok) {
-    const parsed = ZApiError.safeParse(payload);
-    if (parsed.success) throw new ApiRequestError(response.status, parsed.data.error.code, parsed.data.error.message);
-    throw new ApiRequestError(response.status, "internal", `The server answered ${response.status}.`);
-  }
-  return schema.parse(payload);
 }

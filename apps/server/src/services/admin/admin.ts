@@ -62,7 +62,7 @@ export async function recentSyncRuns(warehouse: Warehouse, limit: number) {
   const rows = await warehouse.query<SyncRunRow>(
     `SELECT run_id, source, kind, toString(started_at) AS started_at, duration_ms, events_written, markets_written,
             success, error
-     FROM internal.sync_run_history
+     FROM internal.sync_run_history FINAL
      ORDER BY started_at DESC
      LIMIT {limit:UInt32}`,
     { params: { limit } },

@@ -1,4 +1,4 @@
-import { BookOpen, Brain, Code2, Database, LayoutDashboard, LogIn, Shield } from "lucide-react";
+import { Brain, Code2, Database, LayoutDashboard } from "lucide-react";
 import { UpcomingPage } from "./UpcomingPage";
 
 // Each route's page until its part of the product lands; each says what will be there.
@@ -71,37 +71,4 @@ export function DatasetsPage() {
 
 export function DatasetPage() {
   return <DatasetsPage />;
-}
-
-export function HubPage() {
-  return (
-    <UpcomingPage
-      title="Hub"
-      icon={BookOpen}
-      description="System status, documentation, the REST API, the changelog and support."
-      upcoming={["System & Data status", "Docs", "API Access and your API keys", "Changelog", "Support"]}
-    />
-  );
-}
-
-export function AdminPage() {
-  return (
-    <UpcomingPage
-      title="Admin"
-      icon={Shield}
-      description="Run the product: the allow-list, the waitlist, users, sync runs and query errors."
-      upcoming={["Allow-list and waitlist", "Users", "Recent sync runs", "Recent query runs with errors"]}
-    />
-  );
-}
-
-export function LoginPage() {
-  return (
-    <UpcomingPage
-      title="Sign in"
-      icon={LogIn}
-      description="Sign in with a magic link sent to an allow-listed e-mail address."
-      upcoming={["Request access with your e-mail; allow-listed addresses get a link that expires in 15 minutes"]}
-    />
-  );
 }

@@ -1,0 +1,43 @@
+/**
+ * The server's side of ingestion: the scheduler that snapshots both sources every
+ * `SYNC_INTERVAL_SECONDS` and backfills between runs, fed from the config and writing to
+ * the same warehouse the API reads. `0` turns it off (tests, the CLI).
+ */
+import {
+  createScheduler,
+  type Logger as IngestLogger,
+  type Scheduler,
+  SOURCES,
+  type SyncDeps,
+} from "@epicenter/ingest";
+import type { Warehouse } from "@epicenter/warehouse";
+import type { Logger } from "pino";
+import type { Config } from "../../config";
+
+export function ingestLogger(logger: Logger): IngestLogger {
+  const child = logger.child({ area: "ingest" });
+  return {
+    info: (message, fields) => child.info(fields ?? {}, message),
+    warn: (message, fields) => child.warn(fields ?? {}, message),
+    error: (message, fields) => child.error(fields ?? {}, message),
+  };
+}
+
+export function ingestDeps(config: Pick<Config, "upstream">, warehouse: Warehouse, logger: Logger): SyncDeps {
+  return { warehouse, config: config.upstream, logger: ingestLogger(logger) };
+}
+
+export function startScheduler(
+  config: Pick<Config, "upstream" | "syncIntervalSeconds">,
+  warehouse: Warehouse,
+  logger: Logger,
+): Scheduler | undefined {
+  if (config.syncIntervalSeconds <= 0) return undefined;
+  const scheduler = createScheduler(ingestDeps(config, warehouse, logger), {
+    intervalSeconds: config.syncIntervalSeconds,
+    sources: SOURCES,
+  });
+  scheduler.start();
+  logger.info({ intervalSeconds: config.syncIntervalSeconds }, "sync scheduler started");
+  return scheduler;
+}

@@ -1,0 +1,22 @@
+import { ZMagicLinkResponse } from "@epicenter/contracts";
+import { track } from "../../lib/analytics";
+import { ApiRequestError, apiRequest } from "../../lib/api";
+
+export type MagicLinkOutcome = { kind: "sent" } | { kind: "waitlist" } | { kind: "error"; message: string | null };
+
+/** Asks the server for a sign-in link and sorts the answer into the spec's three outcomes. */
+export async function requestMagicLink(email: string, redirectTo?: string): Promise<MagicLinkOutcome> {
+  try {
+    await apiRequest("/api/auth/magic-link", ZMagicLinkResponse, {
+      method: "POST",
+      body: { email, ...(redirectTo ? { redirect_to: redirectTo } : {}) },
+    });
+    return { kind: "sent" };
+  } catch (error) {
+    if (error instanceof ApiRequestError && error.message.includes("not whitelisted")) {
+      track({ name: "waitlist_joined", properties: {} });
+      return { kind: "waitlist" };
+    }
+    return { kind: "error", message: error instanceof ApiRequestError && error.message ? error.message : null };
+  }
+}

@@ -1,0 +1,44 @@
+/** Signing in inside the browser the way a person does: ask on /login, open the mailed link. */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+
+export function outboxLinkFor(dataDir: string, email: string, after = 0): string | undefined {
+  const outbox = join(dataDir, "outbox");
+  let files: string[];
+  try {
+    files = readdirSync(outbox).sort().reverse();
+  } catch {
+    return undefined;
+  }
+  for (const file of files) {
+    const mail = JSON.parse(readFileSync(join(outbox, file), "utf8")) as {
+      to: string;
+      link: string;
+      created_at: string;
+    };
+    if (mail.to === email && Date.parse(mail.created_at) >= after) return mail.link;
+  }
+  return undefined;
+}
+
+export async function waitForLink(dataDir: string, email: string, after: number): Promise<string> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const link = outboxLinkFor(dataDir, email, after);
+    if (link) return link;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no sign-in mail for ${email} in the outbox`);
+}
+
+/** Asks for a link on /login, then follows it; resolves once the app shows the landing headline. */
+export async function signInThroughLogin(page: Page, baseUrl: string, dataDir: string, email: string): Promise<void> {
+  const asked = Date.now() - 1_000;
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "REQUEST ACCESS" }).click();
+  await page.getByText("Check your email for the magic link!").waitFor();
+  await page.goto(await waitForLink(dataDir, email, asked));
+  await page.waitForURL((url) => !url.pathname.startsWith("/auth/"));
+}
