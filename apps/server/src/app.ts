@@ -5,7 +5,7 @@
  */
 import type { AppDatabase } from "@epicenter/db";
 import type { SchedulerState } from "@epicenter/ingest";
-import type { Warehouse } from "@epicenter/warehouse";
+import type { Sandbox, Warehouse } from "@epicenter/warehouse";
 import { Hono } from "hono";
 import type { Logger } from "pino";
 import type { Config } from "./config";
@@ -22,9 +22,13 @@ import { postMagicLink } from "./routes/auth/post-magic-link";
 import { postRefresh } from "./routes/auth/post-refresh";
 import { postSignOut } from "./routes/auth/post-sign-out";
 import { postVerify } from "./routes/auth/post-verify";
+import { catalogRoutes } from "./routes/catalog/catalog";
 import { deleteKey } from "./routes/keys/delete-key";
 import { getKeys } from "./routes/keys/get-keys";
 import { postKey } from "./routes/keys/post-key";
+import { savedQueryRoutes } from "./routes/queries/saved-queries";
+import { postExport } from "./routes/query/post-export";
+import { postQuery } from "./routes/query/post-query";
 import { getSyncStatusRoutes } from "./routes/sync/get-sync-status";
 import { getClientConfig } from "./routes/system/get-client-config";
 import { getHealth } from "./routes/system/get-health";
@@ -36,6 +40,7 @@ import { VERSION } from "./version";
 export interface AppDeps {
   config: Pick<Config, "publicUrl" | "adminEmails" | "analytics" | "seismo">;
   warehouse: Warehouse;
+  sandbox: Sandbox;
   appDatabase: AppDatabase;
   mailer: Mailer;
   signInLimits: SignInLimits;
@@ -77,6 +82,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   postKey(app, { db });
   deleteKey(app, { db, clock: deps.clock });
 
+  const queries = { sandbox: deps.sandbox, db, logger: deps.logger, clock: deps.clock };
+  postQuery(app, queries);
+  postExport(app, queries);
+  savedQueryRoutes(app, { db, clock: deps.clock, logger: deps.logger });
+  catalogRoutes(app, { warehouse: deps.warehouse, sandbox: deps.sandbox });
   getSyncStatusRoutes(app, { warehouse: deps.warehouse, syncState: deps.syncState });
 
   getAllowList(app, { db });

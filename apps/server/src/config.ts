@@ -58,6 +58,8 @@ const ZEnvironment = z.object({
   CLICKHOUSE_USER: optionalString,
   CLICKHOUSE_PASSWORD: optionalString,
   CLICKHOUSE_CLUSTER: optionalString,
+  CLICKHOUSE_SANDBOX_USER: optionalString,
+  CLICKHOUSE_SANDBOX_PASSWORD: optionalString,
   DATABASE_URL: optionalUrl("for example postgres://user:password@host:5432/epicenter"),
   PUBLIC_URL: optionalUrl("the origin users open, for example https://epicenter.example.com"),
   POLYMARKET_API_URL: z.url({ error: "a URL of the Polymarket Gamma API" }).default("https://gamma-api.polymarket.com"),
@@ -80,7 +82,16 @@ const ZEnvironment = z.object({
 export interface Config {
   port: number;
   dataDir: string;
-  warehouse: { url?: string; username?: string; password?: string; cluster?: string; path: string };
+  warehouse: {
+    url?: string;
+    username?: string;
+    password?: string;
+    cluster?: string;
+    path: string;
+    /** The read-only user user SQL runs as on a server (see `sandboxUserDdl`). */
+    sandboxUser?: string;
+    sandboxPassword?: string;
+  };
   appDatabase: { url?: string; path: string };
   outboxDir: string;
   publicUrl: string;
@@ -119,6 +130,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       ...(e.CLICKHOUSE_USER ? { username: e.CLICKHOUSE_USER } : {}),
       ...(e.CLICKHOUSE_PASSWORD ? { password: e.CLICKHOUSE_PASSWORD } : {}),
       ...(e.CLICKHOUSE_CLUSTER ? { cluster: e.CLICKHOUSE_CLUSTER } : {}),
+      ...(e.CLICKHOUSE_SANDBOX_USER ? { sandboxUser: e.CLICKHOUSE_SANDBOX_USER } : {}),
+      ...(e.CLICKHOUSE_SANDBOX_PASSWORD ? { sandboxPassword: e.CLICKHOUSE_SANDBOX_PASSWORD } : {}),
     },
     appDatabase: { path: resolve(dataDir, "app"), ...(e.DATABASE_URL ? { url: e.DATABASE_URL } : {}) },
     outboxDir: resolve(dataDir, "outbox"),

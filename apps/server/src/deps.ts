@@ -3,15 +3,18 @@
  * the logger and the clock. Shared by `main.ts`, the CLI and the demo, so they all run the
  * same code against the same stores.
  */
-import { type AppDatabase, addToAllowList, openAppDatabase } from "@epicenter/db";
-import { migrateWarehouse, openWarehouse, type Warehouse } from "@epicenter/warehouse";
+import { type AppDatabase, addToAllowList, openAppDatabase, upsertExampleQuery } from "@epicenter/db";
+import { migrateWarehouse, openSandbox, openWarehouse, type Sandbox, type Warehouse } from "@epicenter/warehouse";
 import type { Logger } from "pino";
 import type { Config } from "./config";
 import { createSignInLimits } from "./services/access/rate-limits";
 import { createMailer } from "./services/mail/mailer";
+import { EXAMPLE_QUERIES } from "./services/queries/examples";
 
 export interface Stores {
   warehouse: Warehouse;
+  /** Read-only connections that run user SQL, apart from the app's writers. */
+  sandbox: Sandbox;
   appDatabase: AppDatabase;
   close(): Promise<void>;
 }
@@ -44,12 +47,29 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
     throw new StartupError(`The warehouse (${where}) is not available: ${messageOf(error)}`);
   }
 
+  let sandbox: Sandbox;
+  try {
+    sandbox = await openSandbox(
+      config.warehouse.url
+        ? {
+            url: config.warehouse.url,
+            ...(config.warehouse.sandboxUser
+              ? { username: config.warehouse.sandboxUser, password: config.warehouse.sandboxPassword ?? "" }
+              : {}),
+          }
+        : { path: config.warehouse.path },
+    );
+  } catch (error) {
+    await warehouse.close().catch(() => {});
+    throw new StartupError(`The query sandbox could not be opened: ${messageOf(error)}`);
+  }
+
   let appDatabase: AppDatabase;
   try {
     appDatabase = await openAppDatabase(config.appDatabase);
     logger.info({ engine: appDatabase.kind }, "app database ready");
   } catch (error) {
-    await warehouse.close().catch(() => {});
+    await Promise.allSettled([sandbox.close(), warehouse.close()]);
     const where = config.appDatabase.url
       ? `PostgreSQL at ${redactUrl(config.appDatabase.url)}`
       : `PGlite at ${config.appDatabase.path}`;
@@ -57,12 +77,14 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
   }
 
   for (const email of config.allowedEmails) await addToAllowList(appDatabase.db, email, "ALLOWED_EMAILS");
+  for (const example of EXAMPLE_QUERIES) await upsertExampleQuery(appDatabase.db, example);
 
   return {
     warehouse,
+    sandbox,
     appDatabase,
     close: async () => {
-      await Promise.allSettled([warehouse.close(), appDatabase.close()]);
+      await Promise.allSettled([sandbox.close(), warehouse.close(), appDatabase.close()]);
     },
   };
 }

@@ -25,6 +25,8 @@ export interface Endpoint {
   description?: string;
   tag: string;
   auth: EndpointAuth;
+  /** The 401 message when no one is signed in, where the product words it its own way. */
+  unauthenticatedMessage?: string;
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;

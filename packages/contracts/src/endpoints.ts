@@ -18,10 +18,20 @@ import {
   ZSessionTokens,
   ZVerifyRequest,
 } from "./auth";
+import { ZSampleData, ZSampleQuery, ZTable, ZTableList, ZTableParams, ZTablesQuery } from "./catalog";
 import { defineEndpoint } from "./endpoint";
 import { ZApiError } from "./errors";
+import { ZExportQueryRequest } from "./export";
 import { ZHealthResponse } from "./health";
 import { ZApiKeyList, ZCreateApiKeyRequest, ZCreatedApiKey } from "./keys";
+import { ZQueryErrorDetails, ZRunQueryRequest, ZRunQueryResponse } from "./query";
+import {
+  ZCreateSavedQueryRequest,
+  ZQueryStats,
+  ZSavedQuery,
+  ZSavedQueryList,
+  ZUpdateSavedQueryRequest,
+} from "./saved-queries";
 import { ZSyncStatusResponse } from "./sync";
 
 const error = (description: string) => ({ description, schema: ZApiError });
@@ -147,6 +157,131 @@ export const endpoints = {
     auth: "session",
     params: z.object({ id: z.uuid("an API key id") }),
     responses: { 204: noContent, 401: unauthorized, 404: error("You have no such key") },
+  }),
+
+  runQuery: defineEndpoint({
+    method: "post",
+    path: "/api/query",
+    summary: "Run SQL",
+    description:
+      "Runs one SELECT statement (ClickHouse dialect) over the polymarket and kalshi tables, or a saved query by id. Read-only, with a time limit, a memory limit and a row limit; `truncated` says when rows were cut. A refused or failing statement answers 400 with the engine's message and its position.",
+    tag: "Query",
+    auth: "session_or_key",
+    body: ZRunQueryRequest,
+    responses: {
+      200: { description: "The result", schema: ZRunQueryResponse },
+      400: {
+        description: "The SQL was refused or failed; details carry the position",
+        schema: ZApiError.extend({ error: ZApiError.shape.error.extend({ details: ZQueryErrorDetails.optional() }) }),
+      },
+      401: unauthorized,
+      404: error("No saved query with that id is visible to you"),
+      503: error("Too many queries are waiting; retry after the Retry-After seconds"),
+    },
+  }),
+  exportQuery: defineEndpoint({
+    method: "post",
+    path: "/api/query/export",
+    summary: "Download a result as CSV, JSON or Parquet",
+    description:
+      "Streams the whole result in the engine's own format, up to the row bound, not only the rows on screen.",
+    tag: "Query",
+    auth: "session_or_key",
+    body: ZExportQueryRequest,
+    responses: {
+      200: { description: "The file", contentType: "application/octet-stream" },
+      400: error("The SQL was refused or failed"),
+      401: unauthorized,
+    },
+  }),
+  queryStats: defineEndpoint({
+    method: "get",
+    path: "/api/queries/stats",
+    summary: "Run statistics of saved queries",
+    description: "Runs, average runtime and last run per saved query. An empty list when statistics are unavailable.",
+    tag: "Saved queries",
+    auth: "session_or_key",
+    responses: { 200: { description: "Statistics", schema: ZQueryStats }, 401: unauthorized },
+  }),
+  listSavedQueries: defineEndpoint({
+    method: "get",
+    path: "/api/queries",
+    summary: "Saved queries you can see",
+    description: "Examples, public queries and your own, newest first.",
+    tag: "Saved queries",
+    auth: "session_or_key",
+    responses: { 200: { description: "Queries", schema: ZSavedQueryList }, 401: unauthorized },
+  }),
+  createSavedQuery: defineEndpoint({
+    method: "post",
+    path: "/api/queries",
+    summary: "Save a query",
+    tag: "Saved queries",
+    auth: "session",
+    unauthenticatedMessage: "Not authenticated",
+    body: ZCreateSavedQueryRequest,
+    responses: {
+      201: { description: "Saved", schema: ZSavedQuery },
+      400: error("Title or SQL missing"),
+      401: unauthorized,
+    },
+  }),
+  getSavedQuery: defineEndpoint({
+    method: "get",
+    path: "/api/queries/{id}",
+    summary: "One saved query",
+    tag: "Saved queries",
+    auth: "session_or_key",
+    params: z.object({ id: z.uuid("a saved query id") }),
+    responses: { 200: { description: "The query", schema: ZSavedQuery }, 404: error("No such query visible to you") },
+  }),
+  updateSavedQuery: defineEndpoint({
+    method: "patch",
+    path: "/api/queries/{id}",
+    summary: "Change one of your queries",
+    tag: "Saved queries",
+    auth: "session",
+    params: z.object({ id: z.uuid("a saved query id") }),
+    body: ZUpdateSavedQueryRequest,
+    responses: { 200: { description: "Changed", schema: ZSavedQuery }, 404: error("You have no such query") },
+  }),
+  deleteSavedQuery: defineEndpoint({
+    method: "delete",
+    path: "/api/queries/{id}",
+    summary: "Delete one of your queries",
+    tag: "Saved queries",
+    auth: "session",
+    params: z.object({ id: z.uuid("a saved query id") }),
+    responses: { 204: noContent, 404: error("You have no such query") },
+  }),
+
+  listTables: defineEndpoint({
+    method: "get",
+    path: "/api/tables",
+    summary: "The data catalog",
+    tag: "Catalog",
+    auth: "session_or_key",
+    query: ZTablesQuery,
+    responses: { 200: { description: "Tables", schema: ZTableList }, 401: unauthorized },
+  }),
+  getTable: defineEndpoint({
+    method: "get",
+    path: "/api/table/{namespace}/{table}",
+    summary: "One table's schema and row count",
+    tag: "Catalog",
+    auth: "session_or_key",
+    params: ZTableParams,
+    responses: { 200: { description: "The table", schema: ZTable }, 404: error("No such table in the catalog") },
+  }),
+  sampleTable: defineEndpoint({
+    method: "get",
+    path: "/api/table/{namespace}/{table}/sample",
+    summary: "Sample rows of a table",
+    tag: "Catalog",
+    auth: "session_or_key",
+    params: ZTableParams,
+    query: ZSampleQuery,
+    responses: { 200: { description: "Sample rows", schema: ZSampleData }, 404: error("No such table in the catalog") },
   }),
 
   syncStatus: defineEndpoint({

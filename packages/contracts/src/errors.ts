@@ -4,6 +4,9 @@ import { z } from "zod";
 export const ZApiErrorCode = z.enum([
   "bad_request",
   "invalid_sql",
+  "query_timeout",
+  "query_cancelled",
+  "query_too_large",
   "unauthorized",
   "forbidden",
   "not_found",

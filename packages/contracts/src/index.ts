@@ -1,9 +1,13 @@
 export * from "./admin";
 export * from "./auth";
+export * from "./catalog";
 export { defineEndpoint, type Endpoint, type EndpointAuth, type EndpointResponse, type HttpMethod } from "./endpoint";
 export { endpoints } from "./endpoints";
 export { type ApiError, type ApiErrorCode, ZApiError, ZApiErrorCode } from "./errors";
+export * from "./export";
 export { type HealthResponse, ZHealthResponse } from "./health";
 export * from "./keys";
 export { buildOpenApiDocument, type OpenApiOptions } from "./openapi";
+export * from "./query";
+export * from "./saved-queries";
 export * from "./sync";

@@ -2,6 +2,7 @@ export { type AppDatabase, type AppDatabaseOptions, type AppDb, openAppDatabase,
 export * from "./repositories/allow-list";
 export * from "./repositories/api-keys";
 export * from "./repositories/magic-links";
+export * from "./repositories/saved-queries";
 export * from "./repositories/sessions";
 export * from "./repositories/users";
 export * as schema from "./schema";

@@ -18,4 +18,5 @@ export {
 } from "./ddl";
 export { type MigrationReport, migrateWarehouse } from "./migrate";
 export { type WarehouseMigration, warehouseMigrations } from "./migrations";
+export * from "./sandbox";
 export { fromDateTime64, toDateTime64 } from "./values";

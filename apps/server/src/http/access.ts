@@ -21,9 +21,9 @@ export function accessControl(deps: AccessDeps): MiddlewareHandler<AppEnv> {
       );
       return resolved;
     });
-    c.set("authorize", async (ctx, level) => {
+    c.set("authorize", async (ctx, level, message) => {
       const principal = await ctx.get("resolvePrincipal")();
-      if (!principal) throw unauthorized();
+      if (!principal) throw unauthorized(message);
       if (level !== "session_or_key" && principal.via === "api_key") {
         throw forbidden("API keys cannot be used here; sign in to the web app instead.");
       }

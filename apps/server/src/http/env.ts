@@ -11,7 +11,11 @@ export interface AppEnv {
     /** The caller behind the request's credential, resolved at most once (set by the access layer). */
     resolvePrincipal: () => Promise<Principal | undefined>;
     /** Checks the caller against an endpoint's auth level; throws 401/403 (set by the access layer). */
-    authorize?: (c: Context<AppEnv>, level: Exclude<EndpointAuth, "public">) => Promise<void>;
+    authorize?: (
+      c: Context<AppEnv>,
+      level: Exclude<EndpointAuth, "public">,
+      unauthenticatedMessage?: string,
+    ) => Promise<void>;
     /** The authorized caller, once `authorize` passed. */
     principal?: Principal;
   };

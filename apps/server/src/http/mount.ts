@@ -19,7 +19,7 @@ export function mount(app: Hono<AppEnv>, endpoint: Endpoint, handler: Handler): 
     if (endpoint.auth !== "public") {
       const authorize = c.get("authorize");
       if (!authorize) throw unauthorized();
-      await authorize(c, endpoint.auth);
+      await authorize(c, endpoint.auth, endpoint.unauthenticatedMessage);
     }
     return handler(c);
   });

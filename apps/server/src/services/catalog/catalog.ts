@@ -1,0 +1,101 @@
+/**
+ * The data catalog: the market tables users can query, their columns and row counts, and
+ * sample rows. Only the market namespaces are listed; bookkeeping (`internal`, the sync
+ * history) and engine or foreign system schemas are hidden by rule, not by accident.
+ * Sample rows are read through the same sandbox as user SQL.
+ */
+import type { Namespace, SampleData, Table } from "@epicenter/contracts";
+import { MARKET_DATABASES, runUserQuery, type Sandbox, type Warehouse } from "@epicenter/warehouse";
+import { describeColumn, describeTable } from "./descriptions";
+
+const HIDDEN_PREFIXES = ["duckdb_", "information_schema", "pg_catalog", ".inner"];
+const HIDDEN_NAMES = new Set(["sync_run_history", "schema_migrations", "backfill_state"]);
+
+/** The spec's hiding rules for the catalog. */
+export function isHiddenTable(namespace: string, name: string): boolean {
+  if (namespace === "internal" || !(MARKET_DATABASES as readonly string[]).includes(namespace)) return true;
+  if (HIDDEN_NAMES.has(name)) return true;
+  return HIDDEN_PREFIXES.some((prefix) => name.startsWith(prefix) || namespace.startsWith(prefix));
+}
+
+const SOURCES: Record<string, Table["source"]> = { polymarket: "Polymarket", kalshi: "Kalshi", internal: "System" };
+
+interface TableRow {
+  database: string;
+  name: string;
+  total_rows: string | null;
+}
+
+interface ColumnRow {
+  database: string;
+  table: string;
+  name: string;
+  type: string;
+}
+
+export async function listTables(warehouse: Warehouse, options: { withStats: boolean }): Promise<Table[]> {
+  const [tables, columns] = await Promise.all([
+    warehouse.query<TableRow>(
+      `SELECT database, name, total_rows FROM system.tables
+       WHERE database IN {databases:Array(String)} AND NOT is_temporary
+       ORDER BY database, name`,
+      { params: { databases: MARKET_DATABASES } },
+    ),
+    warehouse.query<ColumnRow>(
+      `SELECT database, table, name, type FROM system.columns
+       WHERE database IN {databases:Array(String)}
+       ORDER BY database, table, position`,
+      { params: { databases: MARKET_DATABASES } },
+    ),
+  ]);
+  const columnsOf = new Map<string, ColumnRow[]>();
+  for (const column of columns) {
+    const key = `${column.database}.${column.table}`;
+    columnsOf.set(key, [...(columnsOf.get(key) ?? []), column]);
+  }
+  return tables
+    .filter((table) => !isHiddenTable(table.database, table.name))
+    .map((table) => {
+      const fullName = `${table.database}.${table.name}`;
+      return {
+        name: table.name,
+        table_name: table.name,
+        namespace: table.database as Namespace,
+        source: SOURCES[table.database] ?? "Other",
+        full_name: fullName,
+        description: describeTable(table.database, table.name),
+        columns: (columnsOf.get(fullName) ?? []).map((column) => ({
+          name: column.name,
+          type: column.type,
+          description: describeColumn(table.database, table.name, column.name),
+        })),
+        row_count: options.withStats ? Number(table.total_rows ?? 0) : null,
+      };
+    });
+}
+
+export async function getTable(warehouse: Warehouse, namespace: string, name: string): Promise<Table | undefined> {
+  if (isHiddenTable(namespace, name)) return undefined;
+  const tables = await listTables(warehouse, { withStats: true });
+  return tables.find((table) => table.namespace === namespace && table.name === name);
+}
+
+/** Sample rows of a catalog table, through the sandbox; undefined for a hidden or unknown table. */
+export async function sampleTable(
+  deps: { warehouse: Warehouse; sandbox: Sandbox },
+  namespace: string,
+  name: string,
+  limit: number,
+): Promise<SampleData | undefined> {
+  const table = await getTable(deps.warehouse, namespace, name);
+  if (!table) return undefined;
+  // Names come from the engine's own catalog, never from the request.
+  const result = await runUserQuery(deps.sandbox, `SELECT * FROM ${table.namespace}.${table.name} LIMIT ${limit}`, {
+    limit,
+  });
+  return {
+    columns: result.columns.map((column) => column.name),
+    sample_data: result.rows,
+    sample_size: result.rowCount,
+  };
+}

@@ -1,0 +1,48 @@
+import { z } from "zod";
+
+export const ZNamespace = z.enum(["polymarket", "kalshi", "internal"]);
+export type Namespace = z.infer<typeof ZNamespace>;
+
+export const ZTableColumn = z.object({
+  name: z.string(),
+  type: z.string().describe("The engine's type, e.g. Nullable(Float64)"),
+  description: z.string().nullable(),
+});
+
+export const ZTable = z
+  .object({
+    name: z.string(),
+    table_name: z.string(),
+    namespace: ZNamespace,
+    source: z.enum(["Polymarket", "Kalshi", "System", "Other"]),
+    full_name: z.string().describe("namespace.table, as used in SQL"),
+    description: z.string().nullable(),
+    columns: z.array(ZTableColumn),
+    row_count: z.number().int().nullable().describe("Null unless with_stats=true"),
+  })
+  .meta({ id: "Table" });
+export type Table = z.infer<typeof ZTable>;
+
+export const ZTableList = z.object({ tables: z.array(ZTable), count: z.number().int() }).meta({ id: "TableList" });
+
+export const ZTableParams = z.object({
+  namespace: z.string().regex(/^[a-z_]+$/, "a namespace such as polymarket or kalshi"),
+  table: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a table name"),
+});
+
+export const ZSampleQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(5).describe("Rows to sample (default 5)"),
+});
+
+export const ZSampleData = z
+  .object({
+    columns: z.array(z.string()),
+    sample_data: z.array(z.array(z.unknown())).describe("Rows as value arrays, in column order"),
+    sample_size: z.number().int(),
+  })
+  .meta({ id: "SampleData" });
+export type SampleData = z.infer<typeof ZSampleData>;
+
+export const ZTablesQuery = z.object({
+  with_stats: z.enum(["true", "false"]).optional().describe("Include row counts"),
+});

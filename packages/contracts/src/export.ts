@@ -1,0 +1,17 @@
+import { z } from "zod";
+
+export const MAX_EXPORT_ROW_LIMIT = 1_000_000;
+
+export const ZExportQueryRequest = z
+  .object({
+    query: z.string().min(1).max(100_000).describe("One SELECT statement"),
+    format: z.enum(["csv", "json", "parquet"]).describe("CSV with a header, JSON lines, or Parquet"),
+    limit: z.number().int().min(1).max(MAX_EXPORT_ROW_LIMIT).default(MAX_EXPORT_ROW_LIMIT).describe("Rows at most"),
+    filename: z
+      .string()
+      .regex(/^[A-Za-z0-9 _.-]{1,80}$/, "letters, digits, spaces, dots, dashes and underscores")
+      .optional()
+      .describe("File name without extension"),
+  })
+  .meta({ id: "ExportQueryRequest" });
+export type ExportQueryRequest = z.infer<typeof ZExportQueryRequest>;

@@ -1,0 +1,76 @@
+import { z } from "zod";
+
+/** A chart drawn from a result, stored with the query as a plain data value. */
+export const ZChartSpec = z
+  .object({
+    kind: z.literal("chart"),
+    type: z.enum(["line", "bar", "area", "scatter"]),
+    x: z.string().min(1).describe("Column on the x axis"),
+    y: z.array(z.string().min(1)).min(1).max(8).describe("Columns plotted on the y axis"),
+  })
+  .meta({ id: "ChartSpec" });
+export type ChartSpec = z.infer<typeof ZChartSpec>;
+
+export const ZSavedQuery = z
+  .object({
+    id: z.uuid(),
+    user_id: z.uuid().nullable(),
+    title: z.string(),
+    sql: z.string(),
+    description: z.string().nullable(),
+    is_public: z.boolean(),
+    is_example: z.boolean(),
+    chart: ZChartSpec.nullable(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+    is_owner: z.boolean().describe("The caller owns it and may edit or delete it"),
+    author: z.enum(["You", "Example", "Community"]),
+  })
+  .meta({ id: "SavedQuery" });
+export type SavedQuery = z.infer<typeof ZSavedQuery>;
+
+export const ZSavedQueryList = z.object({ queries: z.array(ZSavedQuery) }).meta({ id: "SavedQueryList" });
+
+const title = z.string().trim().min(1, "a title is required").max(200);
+const sql = z.string().trim().min(1, "the SQL is empty").max(100_000);
+const description = z
+  .string()
+  .trim()
+  .max(2_000)
+  .nullable()
+  .optional()
+  .transform((value) => (value ? value : null));
+
+export const ZCreateSavedQueryRequest = z
+  .object({
+    title,
+    sql,
+    description,
+    is_public: z.boolean().default(false),
+    chart: ZChartSpec.nullable().default(null),
+  })
+  .meta({ id: "CreateSavedQueryRequest" });
+
+export const ZUpdateSavedQueryRequest = z
+  .object({
+    title: title.optional(),
+    sql: sql.optional(),
+    description,
+    is_public: z.boolean().optional(),
+    chart: ZChartSpec.nullable().optional(),
+  })
+  .meta({ id: "UpdateSavedQueryRequest" });
+
+export const ZQueryStats = z
+  .object({
+    queries: z.array(
+      z.object({
+        query_id: z.uuid(),
+        execution_count: z.number().int(),
+        avg_runtime_ms: z.number().int(),
+        last_executed_at: z.iso.datetime().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: "QueryStats" });
+export type QueryStats = z.infer<typeof ZQueryStats>;

@@ -1,0 +1,191 @@
+/**
+ * The ways a user query can fail, as typed errors the HTTP layer maps to a 400 (a person
+ * wrote something we will not or cannot run) without reading messages. Every one carries
+ * a sentence a person can act on; syntax errors carry the position the engine reported,
+ * converted to the editor's line, column and string offset.
+ *
+ * The engine's own message is kept (it is the best description of what went wrong), with
+ * the parts that describe our wrapping rather than the user's query removed: the
+ * `Code: N. DB::Exception:` prefix, the version, and `In scope …` clauses that quote the
+ * statement we built around theirs.
+ */
+
+export interface QueryPosition {
+  /** From 1. */
+  line: number;
+  /** From 1, in characters of the line. */
+  column: number;
+  /** From 0, a string index into the submitted text. */
+  offset: number;
+}
+
+export type SandboxErrorKind = "refused" | "syntax" | "timeout" | "cancelled" | "memory" | "too_large" | "engine";
+
+export abstract class SandboxError extends Error {
+  abstract readonly kind: SandboxErrorKind;
+  /** The engine's error name (`UNKNOWN_IDENTIFIER`), when the engine raised it. */
+  readonly engineCode: string | undefined;
+
+  constructor(message: string, engineCode?: string) {
+    super(message);
+    this.name = new.target.name;
+    this.engineCode = engineCode;
+  }
+
+  /** The `details` of the API error (`ZQueryErrorDetails` in contracts). */
+  get details(): { position?: QueryPosition; engine_code?: string } {
+    return this.engineCode ? { engine_code: this.engineCode } : {};
+  }
+}
+
+/** The query is outside what the sandbox allows; `reason` says what and what to do instead. */
+export class SandboxRefusal extends SandboxError {
+  readonly kind = "refused";
+  get reason(): string {
+    return this.message;
+  }
+}
+
+export class QuerySyntaxError extends SandboxError {
+  readonly kind = "syntax";
+  constructor(
+    message: string,
+    readonly position: QueryPosition | undefined,
+  ) {
+    super(message, "SYNTAX_ERROR");
+  }
+  override get details() {
+    return { ...(this.position ? { position: this.position } : {}), engine_code: "SYNTAX_ERROR" };
+  }
+}
+
+export class QueryTimeoutError extends SandboxError {
+  readonly kind = "timeout";
+  constructor(readonly limitMs: number) {
+    super(
+      `The query ran longer than the ${formatSeconds(limitMs)} limit and was stopped. Filter on sync_timestamp, select fewer columns or aggregate before reading.`,
+      "TIMEOUT_EXCEEDED",
+    );
+  }
+}
+
+export class QueryCancelledError extends SandboxError {
+  readonly kind = "cancelled";
+  constructor() {
+    super("The query was cancelled.", "QUERY_WAS_CANCELLED");
+  }
+}
+
+export class QueryMemoryError extends SandboxError {
+  readonly kind = "memory";
+  constructor(limitBytes: number) {
+    super(
+      `The query needed more than the ${formatBytes(limitBytes)} memory limit and was stopped. Aggregate fewer groups, filter earlier or read fewer columns.`,
+      "MEMORY_LIMIT_EXCEEDED",
+    );
+  }
+}
+
+export class QueryTooLargeError extends SandboxError {
+  readonly kind = "too_large";
+  constructor(limitBytes: number) {
+    super(
+      `The result is larger than ${formatBytes(limitBytes)}; select fewer columns or rows.`,
+      "TOO_MANY_ROWS_OR_BYTES",
+    );
+  }
+}
+
+/** Any other error of the engine about the query (unknown column, bad types, …). */
+export class QueryEngineError extends SandboxError {
+  readonly kind = "engine";
+}
+
+export interface EngineFailure {
+  /** Numeric code (`Code: 62`) when present. */
+  code: number | undefined;
+  /** Error name in brackets at the end (`SYNTAX_ERROR`) when present. */
+  name: string | undefined;
+  message: string;
+}
+
+/** Reads `Code: N. DB::Exception: … (NAME)` out of whatever the client threw. */
+export function readEngineFailure(error: unknown): EngineFailure {
+  const raw = error instanceof Error ? error.message : String(error);
+  const codeField = (error as { code?: unknown } | null)?.code;
+  const typeField = (error as { type?: unknown } | null)?.type;
+  const code = Number(codeField ?? /Code: (\d+)/.exec(raw)?.[1]);
+  const name = typeof typeField === "string" ? typeField : /\(([A-Z_]+)\)\s*$/.exec(raw.trim())?.[1];
+  return { code: Number.isFinite(code) ? code : undefined, name, message: cleanMessage(raw) };
+}
+
+/** The engine's sentence without the framing that describes our statement rather than theirs. */
+export function cleanMessage(raw: string): string {
+  let message = raw;
+  // chDB nests the exception text once more inside itself.
+  for (let pass = 0; pass < 2; pass++) message = message.replace(/^\s*Code: \d+\. DB::Exception: /, "");
+  message = message
+    .replace(/\s*\(version [^)]*\)/g, "")
+    .replace(/\s*\([A-Z_]+\)(\.?)\s*$/, "")
+    .replace(/:?\s*In scope [\s\S]*$/, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  return message.endsWith(".") || message.endsWith(":") ? message : `${message}.`;
+}
+
+/**
+ * A syntax error from parsing `sql` (the user's text, unchanged, so positions need no
+ * shifting). The engine reports `failed at position N` counting UTF-8 bytes from 1.
+ */
+export function syntaxErrorFrom(failure: EngineFailure, sql: string): QuerySyntaxError {
+  const position = /failed at position (\d+)/.exec(failure.message)?.[1];
+  if (position === undefined) return new QuerySyntaxError(failure.message, undefined);
+  const offset = byteOffsetToIndex(sql, Number(position) - 1);
+  return new QuerySyntaxError(failure.message, lineAndColumn(sql, offset));
+}
+
+export interface FailureLimits {
+  timeoutMs: number;
+  maxMemoryBytes: number;
+  maxResultBytes: number;
+}
+
+/** Maps a failure of the wrapped user statement to the error the caller sees. */
+export function runFailure(error: unknown, limits: FailureLimits): SandboxError {
+  if (error instanceof SandboxError) return error;
+  const failure = readEngineFailure(error);
+  switch (failure.name) {
+    case "TIMEOUT_EXCEEDED":
+      return new QueryTimeoutError(limits.timeoutMs);
+    case "QUERY_WAS_CANCELLED":
+      return new QueryCancelledError();
+    case "MEMORY_LIMIT_EXCEEDED":
+      return new QueryMemoryError(limits.maxMemoryBytes);
+    case "TOO_MANY_ROWS_OR_BYTES":
+      return new QueryTooLargeError(limits.maxResultBytes);
+    default:
+      return new QueryEngineError(failure.message, failure.name);
+  }
+}
+
+function formatSeconds(ms: number): string {
+  const seconds = ms / 1000;
+  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)}-second`;
+}
+
+function formatBytes(bytes: number): string {
+  const mib = bytes / 1024 / 1024;
+  return mib >= 1024 ? `${(mib / 1024).toFixed(mib % 1024 === 0 ? 0 : 1)} GiB` : `${Math.round(mib)} MiB`;
+}
+
+/** Line and column (both from 1) of a string index, for error positions in the editor. */
+export function lineAndColumn(sql: string, offset: number): { line: number; column: number; offset: number } {
+  const before = sql.slice(0, Math.max(0, Math.min(offset, sql.length)));
+  const lines = before.split("\n");
+  return { line: lines.length, column: (lines.at(-1)?.length ?? 0) + 1, offset };
+}
+
+/** The engine counts positions in UTF-8 bytes; the editor counts UTF-16 code units. */
+export function byteOffsetToIndex(sql: string, byteOffset: number): number {
+  return Buffer.from(sql, "utf8").subarray(0, Math.max(0, byteOffset)).toString("utf8").length;
+}

@@ -1,0 +1,246 @@
+/**
+ * What the sandbox needs to know about user SQL before the engine sees it, read from the
+ * raw text with a lexer that follows ClickHouse's own: where the one statement ends, the
+ * names a `WITH name AS (…)` defines, and the few things that must be refused before any
+ * engine call (a second statement, `INTO OUTFILE`, quoted names that would make the
+ * engine's AST dump ambiguous). Pure, so it is tested without an engine.
+ *
+ * Why a lexer and not a split on `;`: ClickHouse accepts `'…'` with both `\'` and `''`
+ * escapes, `` `…` `` and `"…"` identifiers, `$$…$$` / `$tag$…$tag$` heredocs, `--` and
+ * `#` line comments and NESTED `/* … *\/` block comments (all measured on chDB 26.7), and
+ * a `;` inside any of them is not a statement break. The engine's parser then confirms the
+ * verdict (`formatQuery` refuses multi-statements), so a gap here fails closed.
+ */
+import { SandboxRefusal } from "./errors";
+
+export const SETTINGS_REFUSAL = "SETTINGS is not allowed in queries; the service sets the limits itself.";
+
+export type SqlTokenKind =
+  | "word"
+  | "quoted-identifier"
+  | "string"
+  | "number"
+  | "semicolon"
+  | "punctuation"
+  | "comment"
+  | "whitespace";
+
+export interface SqlToken {
+  kind: SqlTokenKind;
+  /** Offset of the first character in the text (JavaScript string index). */
+  start: number;
+  end: number;
+  /** The token's text; for quoted identifiers the unquoted name. */
+  value: string;
+  /** True when a string, quoted name or comment runs to the end without closing. */
+  unterminated?: boolean;
+}
+
+const WORD_START = /[A-Za-z_\u0080-\uffff]/;
+const WORD_PART = /[A-Za-z0-9_\u0080-\uffff]/;
+const DIGIT = /[0-9]/;
+const HEREDOC_TAG = /^\$([A-Za-z0-9_]*)\$/;
+
+/** Splits SQL into tokens, comments and whitespace included, so offsets stay exact. */
+export function tokenizeSql(sql: string): SqlToken[] {
+  const tokens: SqlToken[] = [];
+  let i = 0;
+  const push = (kind: SqlTokenKind, start: number, end: number, value = sql.slice(start, end), open = false) => {
+    tokens.push(open ? { kind, start, end, value, unterminated: true } : { kind, start, end, value });
+    i = end;
+  };
+  while (i < sql.length) {
+    const ch = sql[i] as string;
+    const next = sql[i + 1];
+    if (/\s/.test(ch)) {
+      let end = i + 1;
+      while (end < sql.length && /\s/.test(sql[end] as string)) end++;
+      push("whitespace", i, end);
+    } else if ((ch === "-" && next === "-") || ch === "#") {
+      const newline = sql.indexOf("\n", i);
+      push("comment", i, newline === -1 ? sql.length : newline);
+    } else if (ch === "/" && next === "*") {
+      let depth = 1;
+      let end = i + 2;
+      while (end < sql.length && depth > 0) {
+        if (sql.startsWith("/*", end)) {
+          depth++;
+          end += 2;
+        } else if (sql.startsWith("*/", end)) {
+          depth--;
+          end += 2;
+        } else end++;
+      }
+      push("comment", i, end, sql.slice(i, end), depth > 0);
+    } else if (ch === "'" || ch === "`" || ch === '"') {
+      const { end, value, closed } = readQuoted(sql, i, ch);
+      push(ch === "'" ? "string" : "quoted-identifier", i, end, value, !closed);
+    } else if (ch === "$" && HEREDOC_TAG.test(sql.slice(i, i + 130))) {
+      const delimiter = (HEREDOC_TAG.exec(sql.slice(i, i + 130)) as RegExpExecArray)[0];
+      const close = sql.indexOf(delimiter, i + delimiter.length);
+      if (close === -1) push("string", i, sql.length, sql.slice(i + delimiter.length), true);
+      else push("string", i, close + delimiter.length, sql.slice(i + delimiter.length, close));
+    } else if (WORD_START.test(ch)) {
+      let end = i + 1;
+      while (end < sql.length && WORD_PART.test(sql[end] as string)) end++;
+      push("word", i, end);
+    } else if (DIGIT.test(ch)) {
+      let end = i + 1;
+      while (end < sql.length && /[0-9A-Za-z_.]/.test(sql[end] as string)) end++;
+      push("number", i, end);
+    } else if (ch === ";") {
+      push("semicolon", i, i + 1);
+    } else {
+      push("punctuation", i, i + 1);
+    }
+  }
+  return tokens;
+}
+
+/** Reads `'…'`, `` `…` `` or `"…"` with ClickHouse's two escapes: a backslash and a doubled quote. */
+function readQuoted(sql: string, start: number, quote: string): { end: number; value: string; closed: boolean } {
+  let value = "";
+  let i = start + 1;
+  while (i < sql.length) {
+    const ch = sql[i] as string;
+    if (ch === "\\" && i + 1 < sql.length) {
+      value += sql[i + 1];
+      i += 2;
+    } else if (ch === quote) {
+      if (sql[i + 1] === quote) {
+        value += quote;
+        i += 2;
+      } else return { end: i + 1, value, closed: true };
+    } else {
+      value += ch;
+      i++;
+    }
+  }
+  return { end: sql.length, value, closed: false };
+}
+
+const isCode = (token: SqlToken) => token.kind !== "whitespace" && token.kind !== "comment";
+
+export interface SqlStatement {
+  /** The statement without its trailing `;` and what follows it (comments, blanks). */
+  body: string;
+  /** Its code tokens (no comments or whitespace), for the checks that read words. */
+  tokens: SqlToken[];
+}
+
+/**
+ * The one statement in `sql`, or a refusal. A trailing `;` (and comments after it) is
+ * fine; anything else after a `;` is a second statement, refused here because a
+ * multi-statement that failed part-way leaked output into the next result on the same
+ * chDB connection (DESIGN.md).
+ */
+export function singleStatement(sql: string): SqlStatement {
+  const tokens = tokenizeSql(sql);
+  const firstSemicolon = tokens.findIndex((token) => token.kind === "semicolon");
+  const statementTokens = firstSemicolon === -1 ? tokens : tokens.slice(0, firstSemicolon);
+  if (firstSemicolon !== -1 && tokens.slice(firstSemicolon).some((t) => isCode(t) && t.kind !== "semicolon")) {
+    throw new SandboxRefusal("Only one statement can run at a time; remove everything after the first ';'.");
+  }
+  const code = statementTokens.filter(isCode);
+  if (code.length === 0) throw new SandboxRefusal("The query is empty.");
+  const body = firstSemicolon === -1 ? sql : sql.slice(0, (tokens[firstSemicolon] as SqlToken).start);
+  return { body, tokens: code };
+}
+
+/**
+ * Refusals that are plain from the words alone, checked before the text reaches the
+ * engine at all. `INTO OUTFILE` writes a file even under `readonly=1` (measured), so it
+ * never goes to the engine, not even to `EXPLAIN`; nor does `SETTINGS name =`, because the
+ * engine applies the outermost statement's SETTINGS to the `EXPLAIN AST` that checks it
+ * (measured: `EXPLAIN AST SELECT 1 SETTINGS readonly = 0` failed with READONLY rather than
+ * printing a tree). The tree check still refuses every `SETTINGS`. Quoted names with a dot or a control
+ * character are refused because `EXPLAIN AST` prints `` `polymarket.x` `` and
+ * `polymarket.x` alike; no table or column of ours needs one.
+ */
+export function refuseByWords(tokens: readonly SqlToken[]): void {
+  for (let index = 0; index < tokens.length; index++) {
+    const token = tokens[index] as SqlToken;
+    const next = tokens[index + 1];
+    if (token.kind === "word" && token.value.toUpperCase() === "INTO" && next?.value.toUpperCase() === "OUTFILE") {
+      throw new SandboxRefusal("INTO OUTFILE is not allowed; use the download buttons to export results.");
+    }
+    const after = tokens[index + 2];
+    if (
+      token.kind === "word" &&
+      token.value.toUpperCase() === "SETTINGS" &&
+      (next?.kind === "word" || next?.kind === "quoted-identifier") &&
+      after?.value === "="
+    ) {
+      throw new SandboxRefusal(SETTINGS_REFUSAL);
+    }
+    if (token.kind === "quoted-identifier" && [...token.value].some((ch) => ch === "." || isControl(ch))) {
+      const shown = [...token.value].map((ch) => (isControl(ch) ? "?" : ch)).join("");
+      throw new SandboxRefusal(
+        `The quoted name "${shown}" contains a dot or a control character; quote the database and table separately, as \`polymarket\`.\`markets\`.`,
+      );
+    }
+  }
+}
+
+function isControl(ch: string): boolean {
+  const code = ch.charCodeAt(0);
+  return code < 0x20 || code === 0x7f;
+}
+
+/**
+ * Names the statement defines with `name AS (…)`, i.e. its common table expressions.
+ * The pattern cannot occur elsewhere (an expression alias is `expr AS name`), and a false
+ * positive only lets an unqualified name through, which then resolves inside the
+ * sandbox's current database (`polymarket`), never outside the market databases.
+ */
+export function cteNames(tokens: readonly SqlToken[]): Set<string> {
+  const names = new Set<string>();
+  for (let index = 0; index + 2 < tokens.length; index++) {
+    const name = tokens[index] as SqlToken;
+    const as = tokens[index + 1] as SqlToken;
+    const open = tokens[index + 2] as SqlToken;
+    if (
+      (name.kind === "word" || name.kind === "quoted-identifier") &&
+      as.kind === "word" &&
+      as.value.toUpperCase() === "AS" &&
+      open.value === "("
+    ) {
+      names.add(name.value);
+    }
+  }
+  return names;
+}
+
+/** The comment that lets another connection find this query in `system.processes`. */
+export function queryTag(queryId: string): string {
+  return `/* epicenter-qid:${queryId} */`;
+}
+
+const QUERY_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Query ids end up inside a SQL comment, so they are held to a shape that cannot close it. */
+export function assertQueryId(queryId: string): void {
+  if (!QUERY_ID.test(queryId)) throw new TypeError(`query id ${JSON.stringify(queryId)} is not a safe identifier`);
+}
+
+/**
+ * The statement the engine runs: the user's statement as a subquery under the service's
+ * own row limit. `LIMIT n + 1` tells the caller whether rows were cut without counting
+ * them all; the engine's `max_result_rows` would overshoot by a whole block. The newlines
+ * keep a trailing `-- comment` in the user's text from swallowing the closing bracket, and
+ * the subquery form accepts `WITH …`, `UNION …` and `ORDER BY` (whose order the outer
+ * `SELECT *` keeps) unchanged.
+ */
+export function wrapWithLimit(body: string, rowLimit: number, queryId: string): string {
+  if (!Number.isInteger(rowLimit) || rowLimit < 0) throw new RangeError(`row limit ${rowLimit} is not a whole number`);
+  assertQueryId(queryId);
+  return `${queryTag(queryId)} SELECT * FROM (\n${body}\n) LIMIT ${rowLimit + 1}`;
+}
+
+/** The statement of a download: the user's statement cut at `maxRows`, with no extra row to detect the cut. */
+export function wrapForExport(body: string, maxRows: number, queryId: string): string {
+  if (!Number.isInteger(maxRows) || maxRows < 1)
+    throw new RangeError(`row limit ${maxRows} is not a positive whole number`);
+  assertQueryId(queryId);
+  return `${queryTag(queryId)} SELECT * FROM (\n${body}\n) LIMIT ${maxRows}`;
+}
