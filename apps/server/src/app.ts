@@ -17,6 +17,7 @@ import { isApiPath, serveSpa } from "./http/spa";
 import { getAdminQueryRuns, getAdminSyncRuns, getAdminUsers } from "./routes/admin/activity";
 import { deleteAllowList, getAllowList, postAllowList } from "./routes/admin/allow-list";
 import { deleteWaitlist, getWaitlist, postApproveWaitlist } from "./routes/admin/waitlist";
+import { assistantRoutes } from "./routes/assistant";
 import { getSession } from "./routes/auth/get-session";
 import { postMagicLink } from "./routes/auth/post-magic-link";
 import { postRefresh } from "./routes/auth/post-refresh";
@@ -29,6 +30,7 @@ import { postKey } from "./routes/keys/post-key";
 import { savedQueryRoutes } from "./routes/queries/saved-queries";
 import { postExport } from "./routes/query/post-export";
 import { postQuery } from "./routes/query/post-query";
+import { screenRoutes } from "./routes/screens";
 import { getSyncStatusRoutes } from "./routes/sync/get-sync-status";
 import { getClientConfig } from "./routes/system/get-client-config";
 import { getHealth } from "./routes/system/get-health";
@@ -38,7 +40,7 @@ import type { Mailer } from "./services/mail/mailer";
 import { VERSION } from "./version";
 
 export interface AppDeps {
-  config: Pick<Config, "publicUrl" | "adminEmails" | "analytics" | "seismo">;
+  config: Pick<Config, "publicUrl" | "adminEmails" | "analytics" | "seismo" | "search" | "support">;
   warehouse: Warehouse;
   sandbox: Sandbox;
   appDatabase: AppDatabase;
@@ -88,6 +90,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   savedQueryRoutes(app, { db, clock: deps.clock, logger: deps.logger });
   catalogRoutes(app, { warehouse: deps.warehouse, sandbox: deps.sandbox });
   getSyncStatusRoutes(app, { warehouse: deps.warehouse, syncState: deps.syncState });
+  assistantRoutes(app, deps);
+  screenRoutes(app, deps);
 
   getAllowList(app, { db });
   postAllowList(app, { db });

@@ -74,6 +74,10 @@ const ZEnvironment = z.object({
   SEISMO_BASE_URL: optionalUrl("an OpenAI-compatible endpoint, for example http://localhost:11434/v1"),
   SEISMO_API_KEY: optionalString,
   SEISMO_MODEL: optionalString,
+  SEARCH_API_URL: optionalUrl("a web search endpoint for Seismo"),
+  SEARCH_API_KEY: optionalString,
+  SUPPORT_EMAIL: z.union([z.literal(""), z.email({ error: "an e-mail address" })]).optional(),
+  COMMUNITY_URL: optionalUrl("the community link shown on the support page"),
   POSTHOG_KEY: optionalString,
   POSTHOG_HOST: optionalUrl("for example https://eu.i.posthog.com"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -101,6 +105,9 @@ export interface Config {
   adminEmails: string[];
   allowedEmails: string[];
   seismo: { baseUrl?: string; apiKey?: string; model?: string };
+  /** Web search for Seismo; the tool is offered only when this is set. */
+  search: { url?: string; apiKey?: string };
+  support: { email?: string; communityUrl?: string };
   analytics: { posthogKey?: string; posthogHost: string };
   logLevel: z.infer<typeof ZEnvironment>["LOG_LEVEL"];
 }
@@ -146,6 +153,14 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       ...(e.SEISMO_BASE_URL ? { baseUrl: e.SEISMO_BASE_URL } : {}),
       ...(e.SEISMO_API_KEY ? { apiKey: e.SEISMO_API_KEY } : {}),
       ...(e.SEISMO_MODEL ? { model: e.SEISMO_MODEL } : {}),
+    },
+    search: {
+      ...(e.SEARCH_API_URL ? { url: e.SEARCH_API_URL } : {}),
+      ...(e.SEARCH_API_KEY ? { apiKey: e.SEARCH_API_KEY } : {}),
+    },
+    support: {
+      ...(e.SUPPORT_EMAIL ? { email: e.SUPPORT_EMAIL } : {}),
+      ...(e.COMMUNITY_URL ? { communityUrl: e.COMMUNITY_URL } : {}),
     },
     analytics: {
       ...(e.POSTHOG_KEY ? { posthogKey: e.POSTHOG_KEY } : {}),

@@ -18,13 +18,19 @@ const LoginPage = lazy(() => import("./features/auth/LoginPage").then((m) => ({ 
 const AuthCallbackPage = lazy(() =>
   import("./features/auth/AuthCallbackPage").then((m) => ({ default: m.AuthCallbackPage })),
 );
-const IntelligencePage = placeholder("IntelligencePage");
+const IntelligencePage = lazy(() =>
+  import("./features/intelligence/IntelligencePage").then((m) => ({ default: m.IntelligencePage })),
+);
 const QueriesPage = placeholder("QueriesPage");
 const QueryEditorPage = placeholder("QueryEditorPage");
-const DashboardsPage = placeholder("DashboardsPage");
-const DashboardPage = placeholder("DashboardPage");
-const DatasetsPage = placeholder("DatasetsPage");
-const DatasetPage = placeholder("DatasetPage");
+const DashboardsPage = lazy(() =>
+  import("./features/dashboards/DashboardsPage").then((m) => ({ default: m.DashboardsPage })),
+);
+const DashboardPage = lazy(() =>
+  import("./features/dashboards/DashboardsPage").then((m) => ({ default: m.DashboardPage })),
+);
+const DatasetsPage = lazy(() => import("./features/catalog/DatasetsPage").then((m) => ({ default: m.DatasetsPage })));
+const DatasetPage = lazy(() => import("./features/catalog/DatasetsPage").then((m) => ({ default: m.DatasetPage })));
 const HubPage = lazy(() => import("./features/hub/HubPage").then((m) => ({ default: m.HubPage })));
 const AdminPage = lazy(() => import("./features/admin/AdminPage").then((m) => ({ default: m.AdminPage })));
 

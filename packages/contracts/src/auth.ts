@@ -55,6 +55,10 @@ export const ZClientConfig = z
     version: z.string(),
     analytics: z.object({ posthog_key: z.string().nullable(), posthog_host: z.string() }),
     seismo_configured: z.boolean(),
+    support: z.object({
+      email: z.string().nullable().describe("SUPPORT_EMAIL; null when not configured"),
+      community_url: z.string().nullable().describe("COMMUNITY_URL; null when not configured"),
+    }),
   })
   .meta({ id: "ClientConfig" });
 export type ClientConfig = z.infer<typeof ZClientConfig>;

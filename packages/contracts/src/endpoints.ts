@@ -9,6 +9,7 @@ import {
   ZEmailParam,
   ZWaitlist,
 } from "./admin";
+import { assistantEndpoints } from "./assistant";
 import {
   ZClientConfig,
   ZMagicLinkRequest,
@@ -32,6 +33,7 @@ import {
   ZSavedQueryList,
   ZUpdateSavedQueryRequest,
 } from "./saved-queries";
+import { screenEndpoints } from "./screens";
 import { ZSyncStatusResponse } from "./sync";
 
 const error = (description: string) => ({ description, schema: ZApiError });
@@ -380,4 +382,6 @@ export const endpoints = {
     query: z.object({ errors_only: z.enum(["true", "false"]).optional() }),
     responses: { 200: { description: "Runs, newest first", schema: ZAdminQueryRuns }, 403: forbidden },
   }),
+  ...assistantEndpoints,
+  ...screenEndpoints,
 } as const;

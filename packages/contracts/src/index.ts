@@ -1,4 +1,5 @@
 export * from "./admin";
+export * from "./assistant";
 export * from "./auth";
 export * from "./catalog";
 export { defineEndpoint, type Endpoint, type EndpointAuth, type EndpointResponse, type HttpMethod } from "./endpoint";
@@ -10,4 +11,5 @@ export * from "./keys";
 export { buildOpenApiDocument, type OpenApiOptions } from "./openapi";
 export * from "./query";
 export * from "./saved-queries";
+export * from "./screens";
 export * from "./sync";
