@@ -1,0 +1,260 @@
+import { ZApiError, ZQueryStats, ZRunQueryResponse, ZSavedQuery, ZSavedQueryList } from "@epicenter/contracts";
+import { addToAllowList, listVisibleQueries } from "@epicenter/db";
+import { runningUserQueries, toDateTime64 } from "@epicenter/warehouse";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXAMPLE_QUERIES } from "../../services/queries/examples";
+import { bearer, json, signIn } from "../../testing/sign-in";
+import { createTestApp, type TestApp } from "../../testing/test-app";
+
+let t: TestApp;
+let ada: string;
+let grace: string;
+let adaId: string;
+
+beforeAll(async () => {
+  t = await createTestApp({ env: { ALLOWED_EMAILS: "ada@example.com,grace@example.com" } });
+  const now = toDateTime64(Date.now());
+  await t.stores.warehouse.insert(
+    "polymarket.markets",
+    ["1", "2", "3"].map((id) => ({ sync_timestamp: now, id, event_id: "9", question: `Question ${id}?`, raw: "{}" })),
+  );
+  const a = await signIn(t, "ada@example.com");
+  ada = a.access_token;
+  adaId = a.user.id;
+  grace = (await signIn(t, "grace@example.com")).access_token;
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const run = (token: string, body: unknown) => t.app.request("/api/query", json(body, { token }));
+const errorOf = async (response: Response) => ZApiError.parse(await response.json()).error;
+
+describe("POST /api/query", () => {
+  it("answers rows as objects with columns, count, runtime and the statement", async () => {
+    const response = await run(ada, { query: "SELECT id, question FROM polymarket.markets ORDER BY id" });
+    expect(response.status).toBe(200);
+    const body = ZRunQueryResponse.parse(await response.json());
+    expect(body.result.columns).toEqual([
+      { name: "id", type: "String" },
+      { name: "question", type: "String" },
+    ]);
+    expect(body.result.data).toEqual([
+      { id: "1", question: "Question 1?" },
+      { id: "2", question: "Question 2?" },
+      { id: "3", question: "Question 3?" },
+    ]);
+    expect(body.result.row_count).toBe(3);
+    expect(body.result.truncated).toBe(false);
+    expect(body.query).toContain("SELECT id, question");
+  });
+
+  it("returns exactly the limit and says the result was truncated", async () => {
+    const body = ZRunQueryResponse.parse(
+      await (await run(ada, { query: "SELECT number FROM numbers(1000)", limit: 7 })).json(),
+    );
+    expect(body.result.row_count).toBe(7);
+    expect(body.result.data).toHaveLength(7);
+    expect(body.result.truncated).toBe(true);
+  });
+
+  it("refuses what must not run with a 400 and a clear message, and nothing changes", async () => {
+    const refused = [
+      "INSERT INTO polymarket.markets (id) VALUES ('x')",
+      "CREATE TABLE polymarket.evil (x UInt8) ENGINE = Memory",
+      "DROP TABLE polymarket.markets",
+      "ALTER TABLE polymarket.markets DELETE WHERE 1",
+      "TRUNCATE TABLE polymarket.markets",
+      "SET max_threads = 1",
+      "SELECT 1 SETTINGS readonly = 0",
+      "SELECT * FROM (SELECT 1 SETTINGS readonly = 0)",
+      "SYSTEM STOP MERGES",
+      "KILL QUERY WHERE 1",
+      "SELECT 1 INTO OUTFILE '/tmp/x'",
+      "SELECT 1 FORMAT CSV",
+      "SELECT 1; DROP TABLE polymarket.markets",
+      "SELECT file('/etc/passwd')",
+      "SELECT * FROM file('/etc/passwd')",
+      "SELECT * FROM url('http://127.0.0.1/', CSV)",
+      "SELECT * FROM s3('http://127.0.0.1/x.csv')",
+      "SELECT * FROM remote('127.0.0.1', system.one)",
+      "SELECT * FROM postgresql('127.0.0.1:5432', 'db', 't', 'u', 'p')",
+      "SELECT * FROM mysql('127.0.0.1:3306', 'db', 't', 'u', 'p')",
+      "SELECT * FROM executable('x.sh', CSV, 'a String')",
+      "SELECT * FROM system.processes",
+      "SELECT * FROM system.query_log",
+      "SELECT * FROM internal.sync_run_history",
+    ];
+    for (const query of refused) {
+      const response = await run(ada, { query });
+      expect(response.status, query).toBe(400);
+      const error = await errorOf(response);
+      expect(error.code, query).toBe("invalid_sql");
+      expect(error.message.length, query).toBeGreaterThan(10);
+    }
+    const count = ZRunQueryResponse.parse(
+      await (await run(ada, { query: "SELECT count() AS n FROM polymarket.markets" })).json(),
+    );
+    expect(count.result.data).toEqual([{ n: "3" }]);
+    const tables = ZRunQueryResponse.parse(
+      await (await run(ada, { query: "SELECT count() AS n FROM numbers(1)" })).json(),
+    );
+    expect(tables.result.row_count).toBe(1);
+  });
+
+  it("points at the position of a syntax error", async () => {
+    const response = await run(ada, { query: "SELECT id\nFROM polymarket.markets\nWHERE id = = 1" });
+    expect(response.status).toBe(400);
+    const error = await errorOf(response);
+    expect(error.message).toMatch(/Syntax error/);
+    expect(error.details).toMatchObject({ position: { line: 3 } });
+  });
+
+  it("stops the query in the engine when the client goes away", async () => {
+    const controller = new AbortController();
+    const pending = t.app
+      .request("/api/query", {
+        ...json({ query: "SELECT count() FROM numbers(100000000000)" }, { token: ada }),
+        signal: controller.signal,
+      })
+      .catch((error: unknown) => error);
+    await expect.poll(async () => (await runningUserQueries(t.stores.sandbox)).length, { timeout: 5_000 }).toBe(1);
+    controller.abort();
+    await pending;
+    await expect.poll(async () => (await runningUserQueries(t.stores.sandbox)).length, { timeout: 10_000 }).toBe(0);
+  });
+
+  it("needs a query or a query id, and a signed-in caller", async () => {
+    expect((await run(ada, {})).status).toBe(400);
+    expect((await t.app.request("/api/query", json({ query: "SELECT 1" }))).status).toBe(401);
+  });
+
+  it("runs a saved query by id and counts it in the statistics", async () => {
+    const example = EXAMPLE_QUERIES[0];
+    if (!example) throw new Error("no example queries");
+    const before = ZQueryStats.parse(await (await t.app.request("/api/queries/stats", bearer(ada))).json());
+    const count = (stats: typeof before) => stats.queries.find((q) => q.query_id === example.id)?.execution_count ?? 0;
+    const response = await run(ada, { query_id: example.id });
+    expect(response.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // runs are recorded after the answer
+    const after = ZQueryStats.parse(await (await t.app.request("/api/queries/stats", bearer(ada))).json());
+    expect(count(after)).toBe(count(before) + 1);
+    expect(after.queries.find((q) => q.query_id === example.id)?.last_executed_at).not.toBeNull();
+  });
+});
+
+describe("saved queries", () => {
+  const save = (token: string, body: Record<string, unknown>) => t.app.request("/api/queries", json(body, { token }));
+
+  it("says Not authenticated when saving signed out", async () => {
+    const response = await t.app.request("/api/queries", json({ title: "x", sql: "SELECT 1" }));
+    expect(response.status).toBe(401);
+    expect((await errorOf(response)).message).toBe("Not authenticated");
+  });
+
+  it("requires a title and keeps an empty description as null", async () => {
+    expect((await save(ada, { title: "   ", sql: "SELECT 1" })).status).toBe(400);
+    const saved = ZSavedQuery.parse(
+      await (await save(ada, { title: "Mine", sql: "SELECT 1", description: "" })).json(),
+    );
+    expect(saved.description).toBeNull();
+    expect(saved.is_public).toBe(false);
+    expect(saved).toMatchObject({ is_owner: true, author: "You", is_example: false });
+  });
+
+  it("shows the owner their private queries, others only public ones, everyone the examples", async () => {
+    const secret = ZSavedQuery.parse(await (await save(ada, { title: "Secret", sql: "SELECT 2" })).json());
+    const shared = ZSavedQuery.parse(
+      await (await save(ada, { title: "Shared", sql: "SELECT 3", is_public: true })).json(),
+    );
+    const titles = async (token: string) =>
+      ZSavedQueryList.parse(await (await t.app.request("/api/queries", bearer(token))).json()).queries.map(
+        (q) => q.title,
+      );
+
+    expect(await titles(ada)).toEqual(expect.arrayContaining(["Secret", "Shared", EXAMPLE_QUERIES[0]?.title]));
+    const graceSees = await titles(grace);
+    expect(graceSees).toContain("Shared");
+    expect(graceSees).not.toContain("Secret");
+    expect(graceSees).toContain(EXAMPLE_QUERIES[0]?.title);
+    expect((await t.app.request(`/api/queries/${secret.id}`, bearer(grace))).status).toBe(404);
+    const asGrace = ZSavedQuery.parse(await (await t.app.request(`/api/queries/${shared.id}`, bearer(grace))).json());
+    expect(asGrace).toMatchObject({ is_owner: false, author: "Community" });
+
+    // Without anyone signed in, only examples and public queries are visible.
+    const anonymous = await listVisibleQueries(t.stores.appDatabase.db, null);
+    expect(anonymous.map((q) => q.title)).toContain("Shared");
+    expect(anonymous.map((q) => q.title)).not.toContain("Secret");
+    expect(anonymous.filter((q) => q.isExample)).toHaveLength(EXAMPLE_QUERIES.length);
+  });
+
+  it("lets only the owner change or delete a query, and nobody an example", async () => {
+    const mine = ZSavedQuery.parse(
+      await (await save(ada, { title: "Editable", sql: "SELECT 4", is_public: true })).json(),
+    );
+    const patch = (token: string, id: string, body: unknown) =>
+      t.app.request(`/api/queries/${id}`, json(body, { token, method: "PATCH" }));
+
+    expect((await patch(grace, mine.id, { title: "Hijacked" })).status).toBe(404);
+    expect((await t.app.request(`/api/queries/${mine.id}`, bearer(grace, "DELETE"))).status).toBe(404);
+    const example = EXAMPLE_QUERIES[0]?.id ?? "";
+    expect((await patch(ada, example, { title: "Mine now" })).status).toBe(404);
+    expect((await t.app.request(`/api/queries/${example}`, bearer(ada, "DELETE"))).status).toBe(404);
+
+    const changed = await patch(ada, mine.id, {
+      title: "Edited",
+      chart: { kind: "chart", type: "bar", x: "a", y: ["b"] },
+    });
+    expect(ZSavedQuery.parse(await changed.json())).toMatchObject({
+      title: "Edited",
+      sql: "SELECT 4",
+      chart: { type: "bar", x: "a", y: ["b"] },
+    });
+    const stillMine = ZSavedQuery.parse(await (await t.app.request(`/api/queries/${mine.id}`, bearer(grace))).json());
+    expect(stillMine.title).toBe("Edited");
+
+    expect((await t.app.request(`/api/queries/${mine.id}`, bearer(ada, "DELETE"))).status).toBe(204);
+    expect((await t.app.request(`/api/queries/${mine.id}`, bearer(ada))).status).toBe(404);
+  });
+
+  it("works with an API key for reads but not for writes", async () => {
+    await addToAllowList(t.stores.appDatabase.db, "ada@example.com");
+    const key = (await (
+      await t.app.request("/api/keys/create", json({ name: "k", user_id: adaId }, { token: ada }))
+    ).json()) as { key: string };
+    expect((await t.app.request("/api/queries", { headers: { "x-api-key": key.key } })).status).toBe(200);
+    expect((await run(key.key, { query: "SELECT 1 AS one" })).status).toBe(200);
+    expect((await t.app.request("/api/tables", { headers: { "x-api-key": key.key } })).status).toBe(200);
+    expect((await save(key.key, { title: "via key", sql: "SELECT 1" })).status).toBe(403);
+  });
+});
+
+describe("catalog", () => {
+  it("lists only market tables, with counts when asked, and hides the bookkeeping", async () => {
+    const response = await t.app.request("/api/tables?with_stats=true", bearer(ada));
+    const body = (await response.json()) as {
+      tables: Array<{ full_name: string; row_count: number | null }>;
+      count: number;
+    };
+    const names = body.tables.map((table) => table.full_name);
+    expect(names).toEqual(
+      expect.arrayContaining(["polymarket.markets", "kalshi.markets", "polymarket.markets_latest"]),
+    );
+    expect(names.some((name) => name.startsWith("internal."))).toBe(false);
+    expect(body.count).toBe(names.length);
+    expect(body.tables.find((table) => table.full_name === "polymarket.markets")?.row_count).toBe(3);
+    expect((await t.app.request("/api/table/internal/sync_run_history", bearer(ada))).status).toBe(404);
+    expect((await t.app.request("/api/table/system/processes/sample", bearer(ada))).status).toBe(404);
+  });
+
+  it("samples rows as value arrays, 5 by default", async () => {
+    const sample = (await (await t.app.request("/api/table/polymarket/markets/sample", bearer(ada))).json()) as {
+      columns: string[];
+      sample_data: unknown[][];
+      sample_size: number;
+    };
+    expect(sample.columns).toContain("question");
+    expect(sample.sample_size).toBe(3);
+    expect(Array.isArray(sample.sample_data[0])).toBe(true);
+  });
+});
