@@ -28,6 +28,7 @@ import { deleteKey } from "./routes/keys/delete-key";
 import { getKeys } from "./routes/keys/get-keys";
 import { postKey } from "./routes/keys/post-key";
 import { savedQueryRoutes } from "./routes/queries/saved-queries";
+import { getSqlDialect } from "./routes/query/get-sql-dialect";
 import { postExport } from "./routes/query/post-export";
 import { postQuery } from "./routes/query/post-query";
 import { screenRoutes } from "./routes/screens";
@@ -87,6 +88,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const queries = { sandbox: deps.sandbox, db, logger: deps.logger, clock: deps.clock };
   postQuery(app, queries);
   postExport(app, queries);
+  getSqlDialect(app, { warehouse: deps.warehouse });
   savedQueryRoutes(app, { db, clock: deps.clock, logger: deps.logger });
   catalogRoutes(app, { warehouse: deps.warehouse, sandbox: deps.sandbox });
   getSyncStatusRoutes(app, { warehouse: deps.warehouse, syncState: deps.syncState });

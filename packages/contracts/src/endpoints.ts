@@ -34,6 +34,7 @@ import {
   ZUpdateSavedQueryRequest,
 } from "./saved-queries";
 import { screenEndpoints } from "./screens";
+import { ZSqlDialect } from "./sql-dialect";
 import { ZSyncStatusResponse } from "./sync";
 
 const error = (description: string) => ({ description, schema: ZApiError });
@@ -257,6 +258,15 @@ export const endpoints = {
     responses: { 204: noContent, 404: error("You have no such query") },
   }),
 
+  sqlDialect: defineEndpoint({
+    method: "get",
+    path: "/api/sql/dialect",
+    summary: "The engine's SQL keywords, functions and types",
+    description: "Read from the engine itself (system.keywords, system.functions, system.data_type_families).",
+    tag: "Query",
+    auth: "session_or_key",
+    responses: { 200: { description: "The dialect", schema: ZSqlDialect }, 401: unauthorized },
+  }),
   listTables: defineEndpoint({
     method: "get",
     path: "/api/tables",

@@ -112,12 +112,12 @@ describe("POST /api/query", () => {
 
   it("stops the query in the engine when the client goes away", async () => {
     const controller = new AbortController();
-    const pending = t.app
-      .request("/api/query", {
+    const pending = Promise.resolve(
+      t.app.request("/api/query", {
         ...json({ query: "SELECT count() FROM numbers(100000000000)" }, { token: ada }),
         signal: controller.signal,
-      })
-      .catch((error: unknown) => error);
+      }),
+    ).catch((error: unknown) => error);
     await expect.poll(async () => (await runningUserQueries(t.stores.sandbox)).length, { timeout: 5_000 }).toBe(1);
     controller.abort();
     await pending;
