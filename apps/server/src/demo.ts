@@ -12,7 +12,7 @@ import { join, resolve } from "node:path";
 import { generateDemoHistory, startReplayServer } from "@epicenter/ingest";
 import { migrateWarehouse, openWarehouse } from "@epicenter/warehouse";
 import { ConfigError, parseConfig } from "./config";
-import { StartupError } from "./deps";
+import { EMBEDDED_IN_USE, StartupError } from "./deps";
 import { startServer } from "./main";
 
 const DEMO_ADMIN = "admin@epicenter.local";
@@ -63,7 +63,13 @@ async function demo(): Promise<void> {
 /** Generates history once per demo directory; a restarted demo keeps what it has. */
 async function ensureHistory(path: string, url: string | undefined): Promise<void> {
   if (url) return;
-  const warehouse = openWarehouse({ path, poolSize: 2 });
+  let warehouse: ReturnType<typeof openWarehouse>;
+  try {
+    warehouse = openWarehouse({ path, poolSize: 2 });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StartupError(`${EMBEDDED_IN_USE(path)} (${reason})`);
+  }
   try {
     await migrateWarehouse(warehouse);
     const [row] = await warehouse.query<{ n: string }>("SELECT count() AS n FROM polymarket.markets");

@@ -27,12 +27,20 @@ export function appServices(config: Config, logger: Logger) {
   };
 }
 
+export const EMBEDDED_IN_USE = (path: string) =>
+  `The embedded warehouse at ${path} cannot be opened; if another Epicenter process uses this DATA_DIR, stop it first`;
+
 export class StartupError extends Error {
   override readonly name = "StartupError";
 }
 
 export async function openStores(config: Config, logger: Logger): Promise<Stores> {
-  const warehouse = openWarehouse({ ...config.warehouse });
+  let warehouse: Warehouse;
+  try {
+    warehouse = openWarehouse({ ...config.warehouse });
+  } catch (error) {
+    throw new StartupError(`${EMBEDDED_IN_USE(config.warehouse.path)} (${messageOf(error)})`);
+  }
   try {
     const report = await migrateWarehouse(warehouse);
     logger.info(

@@ -11,8 +11,6 @@ import { ErrorScreen } from "./ui/ErrorScreen";
 import { LoadingScreen } from "./ui/LoadingScreen";
 
 const LandingPage = lazy(() => import("./features/landing/LandingPage").then((m) => ({ default: m.LandingPage })));
-const placeholder = <K extends keyof typeof import("./features/placeholder/pages")>(name: K) =>
-  lazy(() => import("./features/placeholder/pages").then((m) => ({ default: m[name] })));
 
 const LoginPage = lazy(() => import("./features/auth/LoginPage").then((m) => ({ default: m.LoginPage })));
 const AuthCallbackPage = lazy(() =>
@@ -21,8 +19,10 @@ const AuthCallbackPage = lazy(() =>
 const IntelligencePage = lazy(() =>
   import("./features/intelligence/IntelligencePage").then((m) => ({ default: m.IntelligencePage })),
 );
-const QueriesPage = placeholder("QueriesPage");
-const QueryEditorPage = placeholder("QueryEditorPage");
+const QueriesPage = lazy(() => import("./features/queries/QueriesPage").then((m) => ({ default: m.QueriesPage })));
+const QueryEditorPage = lazy(() =>
+  import("./features/queries/editor/QueryEditorPage").then((m) => ({ default: m.QueryEditorPage })),
+);
 const DashboardsPage = lazy(() =>
   import("./features/dashboards/DashboardsPage").then((m) => ({ default: m.DashboardsPage })),
 );

@@ -3,7 +3,7 @@
  * other GET that is not an API path answers `index.html`, so client-side routes survive a
  * reload (history-API fallback).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { serveStatic } from "@hono/node-server/serve-static";
 import type { Hono } from "hono";
@@ -16,7 +16,14 @@ export function isApiPath(path: string): boolean {
 export function serveSpa(app: Hono<AppEnv>, webRoot: string): void {
   const indexPath = join(webRoot, "index.html");
   if (!existsSync(indexPath)) return;
-  const indexHtml = readFileSync(indexPath, "utf8");
+  // Re-read when the file changes, so a rebuild in place never serves pages that point at
+  // hashed assets which no longer exist.
+  let cached = { mtimeMs: -1, html: "" };
+  const indexHtml = () => {
+    const { mtimeMs } = statSync(indexPath);
+    if (mtimeMs !== cached.mtimeMs) cached = { mtimeMs, html: readFileSync(indexPath, "utf8") };
+    return cached.html;
+  };
   const root = relative(process.cwd(), webRoot) || ".";
 
   app.use("/assets/*", async (c, next) => {
@@ -29,7 +36,7 @@ export function serveSpa(app: Hono<AppEnv>, webRoot: string): void {
     if (isApiPath(c.req.path) || c.req.path.startsWith("/assets/")) return next();
     return serveStatic({ root })(c, async () => {
       c.header("cache-control", "no-cache");
-      c.res = c.html(indexHtml);
+      c.res = c.html(indexHtml());
     });
   });
 }

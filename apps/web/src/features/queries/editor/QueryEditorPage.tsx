@@ -1,0 +1,382 @@
+/**
+ * The SQL editor page (/queries/new and /queries/{id}): write, run (Mod-Enter) with a
+ * running timer and Cancel, read the result in a virtualized grid or a chart, download it,
+ * and save, save as or fork. A new query starts from the URL's prefill (Fork, the catalog,
+ * dashboards, Seismo) or from the default template.
+ */
+import { type ChartSpec, type QueryErrorDetails, type RunQueryResponse, ZQueryErrorDetails } from "@epicenter/contracts";
+import { ArrowLeft, BarChart3, Download, GitFork, Play, Save, Square, Table2 } from "lucide-react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Link, useNavigate, useParams, useSearchParams } from "react-router";
+import { ApiRequestError } from "../../../lib/api";
+import { Button } from "../../../ui/Button";
+import { LoadingScreen } from "../../../ui/LoadingScreen";
+import { Spinner } from "../../../ui/Spinner";
+import {
+  downloadResult,
+  newQueryUrl,
+  runSql,
+  useCatalogTables,
+  useCreateSavedQuery,
+  useSavedQuery,
+  useSqlDialect,
+  useUpdateSavedQuery,
+} from "../api";
+import { SaveQueryDialog, type SaveQueryValues } from "../SaveQueryDialog";
+import styles from "./editor.module.css";
+import { defaultChart, ResultChart } from "./ResultChart";
+import { ResultsGrid } from "./ResultsGrid";
+import { type ErrorPosition, focusPosition, SqlEditor } from "./SqlEditor";
+
+export const DEFAULT_SQL = `SELECT question, yes_probability, volume24hr
+FROM polymarket.markets_latest FINAL
+WHERE NOT ifNull(closed, false)
+ORDER BY volume24hr DESC
+LIMIT 10`;
+
+const ROW_LIMITS = [100, 1_000, 10_000, 100_000];
+
+type RunState =
+  | { status: "idle" }
+  | { status: "running"; startedAt: number }
+  | { status: "done"; response: RunQueryResponse }
+  | { status: "error"; message: string; details: QueryErrorDetails | null };
+
+export function QueryEditorPage() {
+  const { queryId } = useParams();
+  const isNew = !queryId || queryId === "new";
+  const saved = useSavedQuery(isNew ? undefined : queryId);
+  if (!isNew && saved.isPending) return <LoadingScreen message="Loading query..." />;
+  if (!isNew && saved.isError) {
+    return (
+      <div className={styles.missing}>
+        <h1>Query not found</h1>
+        <p>{saved.error.message}</p>
+        <Link to="/queries">Back to Queries</Link>
+      </div>
+    );
+  }
+  return <Editor key={queryId ?? "new"} savedId={isNew ? null : (queryId ?? null)} saved={saved.data ?? null} />;
+}
+
+function Editor({
+  savedId,
+  saved,
+}: {
+  savedId: string | null;
+  saved: ReturnType<typeof useSavedQuery>["data"] | null;
+}) {
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [sql, setSql] = useState(() => saved?.sql ?? params.get("sql") ?? DEFAULT_SQL);
+  const [title, setTitle] = useState(() => saved?.title ?? params.get("title") ?? "Untitled query");
+  const [limit, setLimit] = useState(1_000);
+  const [run, setRun] = useState<RunState>({ status: "idle" });
+  const [view, setView] = useState<"table" | "chart">("table");
+  const [chart, setChart] = useState<ChartSpec | null>(saved?.chart ?? null);
+  const [elapsed, setElapsed] = useState(0);
+  const [dialog, setDialog] = useState<"save" | "save-as" | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [isDownloading, setIsDownloading] = useState(false);
+  const controller = useRef<AbortController | null>(null);
+  const editorRoot = useRef<HTMLDivElement>(null);
+
+  const dialect = useSqlDialect();
+  const tables = useCatalogTables();
+  const create = useCreateSavedQuery();
+  const update = useUpdateSavedQuery();
+  const isOwner = saved?.is_owner ?? false;
+
+  useEffect(() => () => controller.current?.abort(), []);
+  useEffect(() => {
+    if (run.status !== "running") return;
+    const timer = setInterval(() => setElapsed(performance.now() - run.startedAt), 100);
+    return () => clearInterval(timer);
+  }, [run]);
+  useEffect(() => {
+    if (!notice) return;
+    const timer = setTimeout(() => setNotice(null), 2_500);
+    return () => clearTimeout(timer);
+  }, [notice]);
+
+  const execute = useCallback(() => {
+    if (controller.current) return;
+    const abort = new AbortController();
+    controller.current = abort;
+    setRun({ status: "running", startedAt: performance.now() });
+    setElapsed(0);
+    runSql({ query: sql, limit, queryId: savedId ?? undefined }, abort.signal)
+      .then((response) => {
+        setRun({ status: "done", response });
+        // Keep the chart the user chose while its columns are still in the result.
+        const names = new Set(response.result.columns.map((column) => column.name));
+        setChart((current) =>
+          current && names.has(current.x) && current.y.every((y) => names.has(y))
+            ? current
+            : defaultChart(response.result.columns),
+        );
+      })
+      .catch((error: unknown) => {
+        if (abort.signal.aborted) {
+          setRun({ status: "error", message: "Query cancelled.", details: null });
+          return;
+        }
+        const details = error instanceof ApiRequestError ? ZQueryErrorDetails.safeParse(error.details) : null;
+        setRun({
+          status: "error",
+          message: error instanceof Error ? error.message : "The query failed.",
+          details: details?.success ? details.data : null,
+        });
+      })
+      .finally(() => {
+        controller.current = null;
+      });
+  }, [sql, limit, savedId]);
+
+  const cancel = () => controller.current?.abort();
+
+  const saveExisting = () => {
+    if (!savedId || !isOwner) {
+      setDialog("save");
+      return;
+    }
+    update.mutate({ id: savedId, sql, title, chart }, { onSuccess: () => setNotice("Saved") });
+  };
+
+  const onDialogSave = (values: SaveQueryValues) => {
+    if (dialog === "save" && savedId && isOwner) {
+      update.mutate(
+        { id: savedId, sql, chart, title: values.title, description: values.description || null, is_public: values.isPublic },
+        {
+          onSuccess: () => {
+            setTitle(values.title);
+            setDialog(null);
+            setNotice("Saved");
+          },
+        },
+      );
+      return;
+    }
+    create.mutate(
+      { sql, chart, title: values.title, description: values.description || null, is_public: values.isPublic },
+      {
+        onSuccess: (created) => {
+          setDialog(null);
+          navigate(`/queries/${created.id}`, { replace: savedId === null });
+        },
+      },
+    );
+  };
+
+  const download = (format: "csv" | "json" | "parquet") => {
+    setIsDownloading(true);
+    downloadResult({ query: sql, format, limit: 1_000_000, filename: slug(title) })
+      .catch((error: unknown) => setNotice(error instanceof Error ? error.message : "The download failed."))
+      .finally(() => setIsDownloading(false));
+  };
+
+  const errorPosition: ErrorPosition | null = useMemo(
+    () =>
+      run.status === "error" && run.details?.position
+        ? { line: run.details.position.line, column: run.details.position.column, message: run.message }
+        : null,
+    [run],
+  );
+  const result = run.status === "done" ? run.response.result : null;
+  const isRunning = run.status === "running";
+
+  return (
+    <div className={styles.page}>
+      <header className={styles.topbar}>
+        <Link to="/queries" className={styles.back} aria-label="Back to Queries">
+          <ArrowLeft size={18} />
+        </Link>
+        <input
+          className={styles.title}
+          value={title}
+          aria-label="Query title"
+          onChange={(event) => setTitle(event.target.value)}
+          readOnly={savedId !== null && !isOwner}
+        />
+        {saved?.is_example ? <span className={styles.badge}>Example</span> : null}
+        {saved && !saved.is_example && !isOwner ? <span className={styles.badge}>Community</span> : null}
+        {notice ? (
+          <span className={styles.notice} role="status">
+            {notice}
+          </span>
+        ) : null}
+        <div className={styles.actions}>
+          {savedId && !isOwner ? (
+            <Button
+              variant="secondary"
+              size="sm"
+              icon={<GitFork size={14} />}
+              onClick={() => navigate(newQueryUrl({ sql, title: `${title} (fork)` }))}
+            >
+              Fork
+            </Button>
+          ) : (
+            <Button variant="secondary" size="sm" icon={<Save size={14} />} onClick={saveExisting} isLoading={update.isPending}>
+              Save
+            </Button>
+          )}
+          {savedId ? (
+            <Button variant="ghost" size="sm" onClick={() => setDialog("save-as")}>
+              Save as
+            </Button>
+          ) : null}
+          {isRunning ? (
+            <Button variant="danger" size="sm" icon={<Square size={13} />} onClick={cancel}>
+              Cancel
+            </Button>
+          ) : (
+            <Button variant="accent" size="sm" icon={<Play size={14} />} onClick={execute} title="Run (Ctrl+Enter)">
+              Run
+            </Button>
+          )}
+        </div>
+      </header>
+
+      <div className={styles.workspace}>
+        <div className={styles.editorPane} ref={editorRoot}>
+          <SqlEditor
+            value={sql}
+            onChange={setSql}
+            onRun={execute}
+            onSave={saveExisting}
+            vocabulary={dialect.data}
+            tables={tables.data?.tables ?? []}
+            errorPosition={errorPosition}
+          />
+        </div>
+
+        <section className={styles.resultPane} aria-label="Result">
+          <div className={styles.resultBar}>
+            <div className={styles.tabs} role="tablist">
+              <button
+                type="button"
+                role="tab"
+                aria-selected={view === "table"}
+                className={view === "table" ? styles.tabActive : styles.tab}
+                onClick={() => setView("table")}
+              >
+                <Table2 size={14} /> Results
+              </button>
+              <button
+                type="button"
+                role="tab"
+                aria-selected={view === "chart"}
+                className={view === "chart" ? styles.tabActive : styles.tab}
+                onClick={() => setView("chart")}
+              >
+                <BarChart3 size={14} /> Chart
+              </button>
+            </div>
+            <div className={styles.status}>
+              {isRunning ? (
+                <span className={styles.running}>
+                  <Spinner size={12} /> Running… {(elapsed / 1000).toFixed(1)} s
+                </span>
+              ) : result ? (
+                <>
+                  <span>
+                    {result.row_count.toLocaleString()} {result.row_count === 1 ? "row" : "rows"}
+                  </span>
+                  <span>{Math.round(result.execution_time_ms).toLocaleString()} ms</span>
+                </>
+              ) : null}
+              <label className={styles.limit}>
+                Limit
+                <select value={limit} onChange={(event) => setLimit(Number(event.target.value))} aria-label="Row limit">
+                  {ROW_LIMITS.map((value) => (
+                    <option key={value} value={value}>
+                      {value.toLocaleString()}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <div className={styles.downloads}>
+                <Download size={14} />
+                {(["csv", "json", "parquet"] as const).map((format) => (
+                  <button
+                    key={format}
+                    type="button"
+                    disabled={isDownloading}
+                    onClick={() => download(format)}
+                    aria-label={`Download ${format.toUpperCase()}`}
+                  >
+                    {format.toUpperCase()}
+                  </button>
+                ))}
+              </div>
+            </div>
+          </div>
+
+          {result?.truncated ? (
+            <div className={styles.truncated} role="status">
+              Showing the first {result.row_count.toLocaleString()} rows; the query returned more. Raise the limit or
+              download the whole result.
+            </div>
+          ) : null}
+
+          <div className={styles.resultBody}>
+            {run.status === "idle" ? (
+              <div className={styles.placeholder}>
+                Run the query with <kbd>Ctrl</kbd> + <kbd>Enter</kbd> (<kbd>⌘</kbd> + <kbd>Enter</kbd> on a Mac).
+              </div>
+            ) : run.status === "running" ? (
+              <div className={styles.placeholder}>
+                <Spinner size={20} />
+              </div>
+            ) : run.status === "error" ? (
+              <div className={styles.errorPanel} role="alert">
+                <strong>Query failed</strong>
+                <pre>{run.message}</pre>
+                {run.details?.position ? (
+                  <button
+                    type="button"
+                    onClick={() =>
+                      run.details?.position &&
+                      focusPosition(editorRoot.current, run.details.position.line, run.details.position.column)
+                    }
+                  >
+                    Go to line {run.details.position.line}, column {run.details.position.column}
+                  </button>
+                ) : null}
+              </div>
+            ) : result && result.row_count === 0 ? (
+              <div className={styles.placeholder}>The query returned no rows.</div>
+            ) : result && view === "table" ? (
+              <ResultsGrid columns={result.columns} rows={result.data} />
+            ) : result ? (
+              <ResultChart columns={result.columns} rows={result.data} spec={chart} onChange={setChart} />
+            ) : null}
+          </div>
+        </section>
+      </div>
+
+      <SaveQueryDialog
+        isOpen={dialog !== null}
+        onClose={() => setDialog(null)}
+        heading={dialog === "save-as" ? "Save as new query" : "Save Query"}
+        initial={{
+          title: dialog === "save-as" ? `${title} (copy)` : title,
+          description: saved?.description ?? "",
+          isPublic: dialog === "save-as" ? false : (saved?.is_public ?? false),
+        }}
+        isSaving={create.isPending || update.isPending}
+        error={create.isError ? create.error.message : update.isError ? update.error.message : null}
+        onSave={onDialogSave}
+      />
+    </div>
+  );
+}
+
+function slug(title: string): string {
+  return (
+    title
+      .replace(/[^A-Za-z0-9 _.-]/g, "")
+      .trim()
+      .slice(0, 80) || "epicenter-query"
+  );
+}

@@ -1,0 +1,156 @@
+/**
+ * The SQL editor: CodeMirror 6 speaking the engine's own dialect (keywords, functions and
+ * types read from the engine), completing databases, tables and columns from the catalog,
+ * Mod-Enter to run, Mod-S to save, and the engine's error position underlined in place.
+ */
+import { acceptCompletion } from "@codemirror/autocomplete";
+import { indentWithTab } from "@codemirror/commands";
+import { type SQLConfig, SQLDialect, sql } from "@codemirror/lang-sql";
+import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
+import { type Diagnostic, lintGutter, setDiagnostics } from "@codemirror/lint";
+import { Prec } from "@codemirror/state";
+import { EditorView, keymap } from "@codemirror/view";
+import type { SqlDialect, Table } from "@epicenter/contracts";
+import { tags } from "@lezer/highlight";
+import CodeMirror, { type ReactCodeMirrorRef } from "@uiw/react-codemirror";
+import { useEffect, useMemo, useRef } from "react";
+
+export interface ErrorPosition {
+  line: number;
+  column: number;
+  message: string;
+}
+
+const theme = EditorView.theme(
+  {
+    "&": { height: "100%", backgroundColor: "var(--bg)", color: "var(--text)", fontSize: "13.5px" },
+    ".cm-content": {
+      fontFamily: "var(--font-mono)",
+      fontVariantLigatures: "none",
+      padding: "12px 0",
+      caretColor: "var(--accent)",
+    },
+    ".cm-gutters": { backgroundColor: "var(--bg)", color: "var(--text-faint)", border: "none" },
+    ".cm-activeLine": { backgroundColor: "rgb(255 255 255 / 0.025)" },
+    ".cm-activeLineGutter": { backgroundColor: "transparent", color: "var(--text-muted)" },
+    ".cm-selectionBackground, &.cm-focused .cm-selectionBackground": { backgroundColor: "rgb(255 106 61 / 0.22) !important" },
+    ".cm-cursor": { borderLeftColor: "var(--accent)" },
+    ".cm-tooltip": { backgroundColor: "var(--surface-2)", border: "1px solid var(--border-strong)", borderRadius: "8px" },
+    ".cm-tooltip-autocomplete > ul > li[aria-selected]": { backgroundColor: "var(--accent-soft)", color: "var(--text)" },
+    ".cm-completionDetail": { color: "var(--text-faint)", fontStyle: "normal" },
+    ".cm-lintRange-error": { backgroundImage: "none", textDecoration: "underline wavy var(--danger)" },
+  },
+  { dark: true },
+);
+
+const highlight = HighlightStyle.define([
+  { tag: tags.keyword, color: "#ff8a63", fontWeight: "500" },
+  { tag: [tags.string, tags.special(tags.string)], color: "#a5d6a7" },
+  { tag: [tags.number, tags.bool, tags.null], color: "#f5b942" },
+  { tag: [tags.standard(tags.name), tags.function(tags.name)], color: "#7cc4ff" },
+  { tag: tags.typeName, color: "#c792ea" },
+  { tag: [tags.lineComment, tags.blockComment], color: "#5c6677", fontStyle: "italic" },
+  { tag: tags.operator, color: "#9aa3b2" },
+  { tag: tags.special(tags.name), color: "#e8eaee" },
+]);
+
+function dialectOf(vocabulary: SqlDialect | undefined): SQLDialect {
+  return SQLDialect.define({
+    keywords: (vocabulary?.keywords ?? ["select", "from", "where", "group", "by", "order", "limit", "with", "as", "final"])
+      .map((keyword) => keyword.toLowerCase())
+      .join(" "),
+    builtin: (vocabulary?.functions ?? []).join(" "),
+    types: (vocabulary?.types ?? []).map((type) => type.toLowerCase()).join(" "),
+    identifierQuotes: '`"',
+    backslashEscapes: true,
+    hashComments: true,
+    doubleDollarQuotedStrings: true,
+    caseInsensitiveIdentifiers: false,
+  });
+}
+
+function schemaOf(tables: readonly Table[]): SQLConfig["schema"] {
+  const schema: Record<string, Record<string, string[]>> = {};
+  for (const table of tables) {
+    const namespace = (schema[table.namespace] ??= {});
+    namespace[table.name] = table.columns.map((column) => column.name);
+  }
+  return schema;
+}
+
+export function SqlEditor({
+  value,
+  onChange,
+  onRun,
+  onSave,
+  vocabulary,
+  tables,
+  errorPosition,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  onRun: () => void;
+  onSave: () => void;
+  vocabulary: SqlDialect | undefined;
+  tables: readonly Table[];
+  errorPosition: ErrorPosition | null;
+}) {
+  const editor = useRef<ReactCodeMirrorRef>(null);
+  // The handlers change every render; the keymap reads them through a ref so it is built once.
+  const handlers = useRef({ onRun, onSave });
+  handlers.current = { onRun, onSave };
+
+  const extensions = useMemo(
+    () => [
+      sql({ dialect: dialectOf(vocabulary), schema: schemaOf(tables), upperCaseKeywords: true }),
+      syntaxHighlighting(highlight),
+      lintGutter(),
+      Prec.highest(
+        keymap.of([
+          { key: "Mod-Enter", run: () => (handlers.current.onRun(), true), preventDefault: true },
+          { key: "Mod-s", run: () => (handlers.current.onSave(), true), preventDefault: true },
+          { key: "Tab", run: acceptCompletion },
+          indentWithTab,
+        ]),
+      ),
+      EditorView.lineWrapping,
+    ],
+    [vocabulary, tables],
+  );
+
+  useEffect(() => {
+    const view = editor.current?.view;
+    if (!view) return;
+    const diagnostics: Diagnostic[] = [];
+    if (errorPosition && errorPosition.line <= view.state.doc.lines) {
+      const line = view.state.doc.line(errorPosition.line);
+      const from = Math.min(line.from + Math.max(0, errorPosition.column - 1), line.to);
+      const to = Math.min(Math.max(from + 1, view.state.doc.toString().indexOf(" ", from)), line.to);
+      diagnostics.push({ from, to: to > from ? to : Math.min(from + 1, view.state.doc.length), severity: "error", message: errorPosition.message });
+    }
+    view.dispatch(setDiagnostics(view.state, diagnostics));
+  }, [errorPosition]);
+
+  return (
+    <CodeMirror
+      ref={editor}
+      value={value}
+      onChange={onChange}
+      theme={theme}
+      height="100%"
+      extensions={extensions}
+      basicSetup={{ foldGutter: false, highlightActiveLineGutter: true, autocompletion: true }}
+      aria-label="SQL editor"
+      autoFocus
+    />
+  );
+}
+
+/** Moves the cursor to a line and column (from the error panel). */
+export function focusPosition(root: HTMLElement | null, line: number, column: number): void {
+  const view = root ? EditorView.findFromDOM(root.querySelector(".cm-editor") as HTMLElement) : null;
+  if (!view || line > view.state.doc.lines) return;
+  const pos = Math.min(view.state.doc.line(line).from + column - 1, view.state.doc.line(line).to);
+  view.dispatch({ selection: { anchor: pos }, scrollIntoView: true });
+  view.focus();
+}
