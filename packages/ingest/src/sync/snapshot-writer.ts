@@ -13,30 +13,40 @@
  *   runner deletes every row with the run's `sync_timestamp`, so the outcome is the
  *   same whether the failed insert had in fact landed or not (`sync/run-history.ts`).
  *
- * One insert is in flight while the next batch is mapped, so fetching, mapping and the
- * engine's parsing overlap instead of taking turns.
+ * Each row is serialised to its JSONEachRow line when it is added (once: `raw` goes
+ * inline as a JSON object when the mapper hands over the object, see `insert-lines.ts`),
+ * so a page's parsed objects are garbage as soon as the page is mapped. Up to
+ * `maxInFlight` inserts run at once on separate pooled connections (chDB runs one query
+ * per connection, and two connections use both cores of a small machine) while the next
+ * batch is mapped, so fetching, mapping and the engine's parsing overlap.
  */
 import type { Warehouse } from "@epicenter/warehouse";
+import { insertJsonLines } from "./insert-lines";
 
 export interface WriterLimits {
   /** Rows per INSERT. */
   maxRows: number;
   /** Approximate bytes per INSERT (the `raw` JSON dominates). */
   maxBytes: number;
+  /** Inserts running at once (each on its own pooled connection). */
+  maxInFlight: number;
 }
 
-export const DEFAULT_WRITER_LIMITS: WriterLimits = { maxRows: 5_000, maxBytes: 24 * 1024 * 1024 };
+export const DEFAULT_WRITER_LIMITS: WriterLimits = { maxRows: 10_000, maxBytes: 48 * 1024 * 1024, maxInFlight: 2 };
 
 interface Buffer {
-  rows: object[];
+  lines: string[];
   bytes: number;
   seen: Set<string>;
   written: number;
 }
 
+/** A row for the writer: typed columns plus `raw`, as JSON text or as the upstream object. */
+export type WriterRow = object & { raw: string | object };
+
 export class SnapshotWriter {
   private readonly buffers = new Map<string, Buffer>();
-  private inFlight: Promise<void> = Promise.resolve();
+  private readonly inFlight = new Set<Promise<void>>();
   private failure: unknown;
 
   constructor(
@@ -45,13 +55,15 @@ export class SnapshotWriter {
   ) {}
 
   /** Queues a row; false when this key was already written in this run. */
-  async add(table: string, key: string, row: object & { raw: string }): Promise<boolean> {
+  async add(table: string, key: string, row: WriterRow): Promise<boolean> {
     const buffer = this.buffer(table);
     if (buffer.seen.has(key)) return false;
     buffer.seen.add(key);
-    buffer.rows.push(row);
-    buffer.bytes += row.raw.length + 512;
-    if (buffer.rows.length >= this.limits.maxRows || buffer.bytes >= this.limits.maxBytes) await this.flushTable(table);
+    const line = JSON.stringify(row);
+    buffer.lines.push(line);
+    buffer.bytes += line.length;
+    if (buffer.lines.length >= this.limits.maxRows || buffer.bytes >= this.limits.maxBytes)
+      await this.flushTable(table);
     return true;
   }
 
@@ -67,19 +79,19 @@ export class SnapshotWriter {
   /** Writes everything buffered and waits for it; throws the first insert failure. */
   async flush(): Promise<void> {
     for (const table of this.buffers.keys()) await this.flushTable(table);
-    await this.inFlight;
+    await Promise.all(this.inFlight);
     if (this.failure) throw this.failure;
   }
 
-  /** Waits for the in-flight insert without writing more (used when a run is abandoned). */
+  /** Waits for the in-flight inserts without writing more (used when a run is abandoned). */
   async settle(): Promise<void> {
-    await this.inFlight.catch(() => undefined);
+    await Promise.all(this.inFlight);
   }
 
   private buffer(table: string): Buffer {
     let buffer = this.buffers.get(table);
     if (!buffer) {
-      buffer = { rows: [], bytes: 0, seen: new Set(), written: 0 };
+      buffer = { lines: [], bytes: 0, seen: new Set(), written: 0 };
       this.buffers.set(table, buffer);
     }
     return buffer;
@@ -87,20 +99,22 @@ export class SnapshotWriter {
 
   private async flushTable(table: string): Promise<void> {
     const buffer = this.buffer(table);
-    if (buffer.rows.length === 0) return;
-    const rows = buffer.rows;
-    buffer.rows = [];
+    if (buffer.lines.length === 0) return;
+    const lines = buffer.lines;
+    buffer.lines = [];
     buffer.bytes = 0;
-    // One insert at a time: wait for the previous before handing the engine the next.
-    await this.inFlight;
+    // Back-pressure: wait for a free slot before handing the engine the next batch.
+    while (this.inFlight.size >= Math.max(1, this.limits.maxInFlight)) await Promise.race(this.inFlight);
     if (this.failure) throw this.failure;
-    this.inFlight = this.warehouse.insert(table, rows).then(
+    const insert: Promise<void> = insertJsonLines(this.warehouse, table, lines.join("\n")).then(
       () => {
-        buffer.written += rows.length;
+        buffer.written += lines.length;
       },
       (error: unknown) => {
         this.failure ??= error;
       },
     );
+    const tracked = insert.finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(tracked);
   }
 }

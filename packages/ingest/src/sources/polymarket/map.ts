@@ -20,6 +20,7 @@
  */
 import { type Rejection, rejection } from "../../rejection";
 import { toWarehouseTime } from "../../upstream-values";
+import { fastReadGammaEvent, fastReadGammaMarket } from "./fast-read";
 import { type GammaEvent, type GammaMarket, ZGammaEvent, ZGammaMarket } from "./schema";
 
 export interface PolymarketEventRow {
@@ -177,70 +178,7 @@ export function mapGammaMarket(
 ): { row: PolymarketMarketRow } | { rejection: Rejection } {
   const parsed = ZGammaMarket.safeParse(raw);
   if (!parsed.success) return { rejection: rejection("market", raw, "id", parsed.error.issues) };
-  const m = parsed.data;
-  const volume = m.volumeNum ?? m.volume;
-  return {
-    row: {
-      sync_timestamp: ctx.syncTimestamp,
-      id: m.id,
-      event_id: eventId || (m.events?.[0]?.id ?? ""),
-      question: m.question,
-      conditionId: m.conditionId,
-      questionID: m.questionID,
-      slug: m.slug,
-      groupItemTitle: m.groupItemTitle,
-      groupItemThreshold: m.groupItemThreshold,
-      outcomes: m.outcomes,
-      outcomePrices: m.outcomePrices.map(Number).filter(Number.isFinite),
-      clobTokenIds: m.clobTokenIds,
-      yes_probability: yesProbability(m),
-      lastTradePrice: m.lastTradePrice,
-      bestBid: m.bestBid,
-      bestAsk: m.bestAsk,
-      spread: m.spread,
-      oneHourPriceChange: m.oneHourPriceChange,
-      oneDayPriceChange: m.oneDayPriceChange,
-      oneWeekPriceChange: m.oneWeekPriceChange,
-      oneMonthPriceChange: m.oneMonthPriceChange,
-      volume,
-      volume24hr: m.volume24hr,
-      volume1wk: m.volume1wk,
-      volume1mo: m.volume1mo,
-      volume1yr: m.volume1yr,
-      volumeClob: m.volumeClob,
-      volume24hrClob: m.volume24hrClob,
-      liquidity: m.liquidityNum ?? m.liquidity,
-      liquidityClob: m.liquidityClob,
-      competitive: m.competitive,
-      orderPriceMinTickSize: m.orderPriceMinTickSize,
-      orderMinSize: m.orderMinSize,
-      umaBond: m.umaBond,
-      umaReward: m.umaReward,
-      umaResolutionStatus: m.umaResolutionStatus,
-      umaResolutionStatuses: m.umaResolutionStatuses,
-      active: m.active,
-      closed: m.closed,
-      archived: m.archived,
-      restricted: m.restricted,
-      acceptingOrders: m.acceptingOrders,
-      enableOrderBook: m.enableOrderBook,
-      negRisk: m.negRisk,
-      negRiskOther: m.negRiskOther,
-      negRiskMarketID: m.negRiskMarketID,
-      feeType: m.feeType,
-      comboStatus: m.comboStatus,
-      makerRebatesFeeShareBps: m.makerRebatesFeeShareBps,
-      startDate: toWarehouseTime(m.startDate),
-      endDate: toWarehouseTime(m.endDate),
-      createdAt: toWarehouseTime(m.createdAt),
-      updatedAt: toWarehouseTime(m.updatedAt),
-      closedTime: toWarehouseTime(m.closedTime),
-      gameStartTime: toWarehouseTime(m.gameStartTime),
-      acceptingOrdersTimestamp: toWarehouseTime(m.acceptingOrdersTimestamp),
-      lastTradeTime: lastTradeTime(volume, ctx.previous?.(m.id), ctx.syncTimestamp),
-      raw: JSON.stringify(raw),
-    },
-  };
+  return { row: marketRow(parsed.data, JSON.stringify(raw), eventId, ctx) };
 }
 
 /** One event with its nested markets; the event's `raw` leaves the markets out (they have their own). */
@@ -256,11 +194,132 @@ export function mapGammaEvent(raw: unknown, ctx: PolymarketMapContext): MappedEv
     if ("row" in mapped) markets.push(mapped.row);
     else rejections.push(mapped.rejection);
   }
-  return { event: eventRow(e, raw, markets.length, ctx), markets, rejections };
+  return { event: eventRow(e, JSON.stringify(withoutMarkets(raw)), markets.length, ctx), markets, rejections };
 }
 
-function eventRow(e: GammaEvent, raw: unknown, marketCount: number, ctx: PolymarketMapContext): PolymarketEventRow {
-  const { markets: _nested, ...withoutMarkets } = raw as Record<string, unknown>;
+/**
+ * The ingest hot path: the rows `mapGammaEvent` produces, read with the fast reader
+ * (`fast-read.ts`; zod only for objects it rejects, so rejections keep zod's issues),
+ * and with `raw` left as the upstream object instead of JSON text. The snapshot writer
+ * serialises each row once, with `raw` inline as a JSON object, and the engine stores the
+ * object's text in the `raw` String column (`input_format_json_read_objects_as_strings`):
+ * the same text `JSON.stringify` gives, without serialising it twice and escaping it.
+ */
+export function mapGammaEventForWrite(raw: unknown, ctx: PolymarketMapContext): MappedEventForWrite {
+  let e = fastReadGammaEvent(raw);
+  if (!e) {
+    const parsed = ZGammaEvent.safeParse(raw);
+    if (!parsed.success)
+      return { event: null, markets: [], rejections: [rejection("event", raw, "id", parsed.error.issues)] };
+    e = parsed.data;
+  }
+  const markets: PolymarketMarketRowForWrite[] = [];
+  const rejections: Rejection[] = [];
+  for (const market of e.markets ?? []) {
+    let m = fastReadGammaMarket(market);
+    if (!m) {
+      const parsed = ZGammaMarket.safeParse(market);
+      if (!parsed.success) {
+        rejections.push(rejection("market", market, "id", parsed.error.issues));
+        continue;
+      }
+      m = parsed.data;
+    }
+    markets.push(marketRow(m, market as RawObject, e.id, ctx));
+  }
+  return { event: eventRow(e, withoutMarkets(raw), markets.length, ctx), markets, rejections };
+}
+
+export type RawObject = Record<string, unknown>;
+export type PolymarketEventRowForWrite = Omit<PolymarketEventRow, "raw"> & { raw: RawObject };
+export type PolymarketMarketRowForWrite = Omit<PolymarketMarketRow, "raw"> & { raw: RawObject };
+
+export interface MappedEventForWrite {
+  event: PolymarketEventRowForWrite | null;
+  markets: PolymarketMarketRowForWrite[];
+  rejections: Rejection[];
+}
+
+function withoutMarkets(raw: unknown): RawObject {
+  const { markets: _nested, ...rest } = raw as RawObject;
+  return rest;
+}
+
+function marketRow<Raw>(
+  m: GammaMarket,
+  raw: Raw,
+  eventId: string,
+  ctx: PolymarketMapContext,
+): Omit<PolymarketMarketRow, "raw"> & { raw: Raw } {
+  const volume = m.volumeNum ?? m.volume;
+  return {
+    sync_timestamp: ctx.syncTimestamp,
+    id: m.id,
+    event_id: eventId || (m.events?.[0]?.id ?? ""),
+    question: m.question,
+    conditionId: m.conditionId,
+    questionID: m.questionID,
+    slug: m.slug,
+    groupItemTitle: m.groupItemTitle,
+    groupItemThreshold: m.groupItemThreshold,
+    outcomes: m.outcomes,
+    outcomePrices: m.outcomePrices.map(Number).filter(Number.isFinite),
+    clobTokenIds: m.clobTokenIds,
+    yes_probability: yesProbability(m),
+    lastTradePrice: m.lastTradePrice,
+    bestBid: m.bestBid,
+    bestAsk: m.bestAsk,
+    spread: m.spread,
+    oneHourPriceChange: m.oneHourPriceChange,
+    oneDayPriceChange: m.oneDayPriceChange,
+    oneWeekPriceChange: m.oneWeekPriceChange,
+    oneMonthPriceChange: m.oneMonthPriceChange,
+    volume,
+    volume24hr: m.volume24hr,
+    volume1wk: m.volume1wk,
+    volume1mo: m.volume1mo,
+    volume1yr: m.volume1yr,
+    volumeClob: m.volumeClob,
+    volume24hrClob: m.volume24hrClob,
+    liquidity: m.liquidityNum ?? m.liquidity,
+    liquidityClob: m.liquidityClob,
+    competitive: m.competitive,
+    orderPriceMinTickSize: m.orderPriceMinTickSize,
+    orderMinSize: m.orderMinSize,
+    umaBond: m.umaBond,
+    umaReward: m.umaReward,
+    umaResolutionStatus: m.umaResolutionStatus,
+    umaResolutionStatuses: m.umaResolutionStatuses,
+    active: m.active,
+    closed: m.closed,
+    archived: m.archived,
+    restricted: m.restricted,
+    acceptingOrders: m.acceptingOrders,
+    enableOrderBook: m.enableOrderBook,
+    negRisk: m.negRisk,
+    negRiskOther: m.negRiskOther,
+    negRiskMarketID: m.negRiskMarketID,
+    feeType: m.feeType,
+    comboStatus: m.comboStatus,
+    makerRebatesFeeShareBps: m.makerRebatesFeeShareBps,
+    startDate: toWarehouseTime(m.startDate),
+    endDate: toWarehouseTime(m.endDate),
+    createdAt: toWarehouseTime(m.createdAt),
+    updatedAt: toWarehouseTime(m.updatedAt),
+    closedTime: toWarehouseTime(m.closedTime),
+    gameStartTime: toWarehouseTime(m.gameStartTime),
+    acceptingOrdersTimestamp: toWarehouseTime(m.acceptingOrdersTimestamp),
+    lastTradeTime: lastTradeTime(volume, ctx.previous?.(m.id), ctx.syncTimestamp),
+    raw,
+  };
+}
+
+function eventRow<Raw>(
+  e: GammaEvent,
+  raw: Raw,
+  marketCount: number,
+  ctx: PolymarketMapContext,
+): Omit<PolymarketEventRow, "raw"> & { raw: Raw } {
   return {
     sync_timestamp: ctx.syncTimestamp,
     id: e.id,
@@ -302,6 +361,6 @@ function eventRow(e: GammaEvent, raw: unknown, marketCount: number, ctx: Polymar
     tag_ids: (e.tags ?? []).map((tag) => tag.id),
     series_ids: (e.series ?? []).map((series) => series.id),
     market_count: marketCount,
-    raw: JSON.stringify(withoutMarkets),
+    raw,
   };
 }

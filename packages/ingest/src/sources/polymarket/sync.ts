@@ -12,7 +12,7 @@ import {
   type SourceRunContext,
 } from "../../sync/source-run";
 import { type GammaEventFilters, listGammaEvents } from "./client";
-import { mapGammaEvent, type PolymarketMapContext, type PreviousMarketState } from "./map";
+import { mapGammaEventForWrite, type PolymarketMapContext, type PreviousMarketState } from "./map";
 
 export const POLYMARKET_EVENTS = "polymarket.events";
 export const POLYMARKET_MARKETS = "polymarket.markets";
@@ -33,7 +33,7 @@ export async function writeGammaEventsPage(
 ): Promise<void> {
   counts.pages += 1;
   for (const raw of page.events) {
-    const mapped = mapGammaEvent(raw, mapContext);
+    const mapped = mapGammaEventForWrite(raw, mapContext);
     reportRejections(ctx, page.url, mapped.rejections, counts);
     if (!mapped.event) continue;
     await ctx.writer.add(POLYMARKET_EVENTS, mapped.event.id, mapped.event);
