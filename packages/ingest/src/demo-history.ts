@@ -35,6 +35,21 @@ export interface DemoHistoryResult {
 
 const SEED_TIME = "1970-01-01 00:00:00.000";
 
+/**
+ * The share of a market's final cumulative volume reached by step `n`, from 0 to 1 and
+ * never falling. Trading follows a daily cycle (busy and quiet hours, 144 steps a day)
+ * whose depth varies by market, and each market trades only every `k` steps (1 to 24,
+ * fixed per market), so hourly volume and the number of markets traded both move the way
+ * real ones do instead of growing in a straight line.
+ */
+function tradedShare(key: string): string {
+  const k = `(1 + cityHash64(${key}, 'cadence') % 24)`;
+  const q = `(intDiv(n, ${k}) * ${k})`;
+  const depth = `(0.5 + (cityHash64(${key}, 'depth') % 50) / 100)`;
+  // d/dq [q - 22.92 * depth * sin(2πq/144)] = 1 - depth * cos(…) ≥ 0: monotone.
+  return `greatest(0, least(1, (${q} + 1 - 22.92 * ${depth} * sin(0.04363 * ${q})) / {steps:UInt32}))`;
+}
+
 /** Column rewrites per table: `sync_timestamp` plus the moving numbers. `n` is the step. */
 const MOVES: Record<string, string> = {
   "polymarket.events": "",
@@ -44,7 +59,7 @@ const MOVES: Record<string, string> = {
     if(ifNull(closed, false), lastTradePrice, yes_probability) AS lastTradePrice,
     if(ifNull(closed, false), bestBid, greatest(0, yes_probability - 0.005)) AS bestBid,
     if(ifNull(closed, false), bestAsk, least(1, yes_probability + 0.005)) AS bestAsk,
-    round(coalesce(volume, 0) * (0.7 + 0.3 * (n + 1) / {steps:UInt32}), 2) AS volume,
+    round(coalesce(volume, 0) * (0.7 + 0.3 * ${tradedShare("id")}), 2) AS volume,
     round(coalesce(volume24hr, 0) * (0.6 + 0.4 * abs(sin(n / 24.0 + cityHash64(id) % 7))), 2) AS volume24hr,
     if(ifNull(closed, false) OR ifNull(volume, 0) = 0, lastTradeTime, ts - toIntervalSecond(cityHash64(id, n) % 600)) AS lastTradeTime`,
   "kalshi.events": "",
@@ -54,7 +69,7 @@ const MOVES: Record<string, string> = {
     if(status != 'active', yes_ask_dollars, least(1, last_price_dollars + 0.01)) AS yes_ask_dollars,
     if(status != 'active', no_bid_dollars, greatest(0, 1 - last_price_dollars - 0.01)) AS no_bid_dollars,
     if(status != 'active', no_ask_dollars, least(1, 1 - last_price_dollars + 0.01)) AS no_ask_dollars,
-    round(coalesce(volume, 0) * (0.7 + 0.3 * (n + 1) / {steps:UInt32}), 2) AS volume,
+    round(coalesce(volume, 0) * (0.7 + 0.3 * ${tradedShare("ticker")}), 2) AS volume,
     round(coalesce(volume_24h, 0) * (0.6 + 0.4 * abs(sin(n / 24.0 + cityHash64(ticker) % 7))), 2) AS volume_24h,
     round(coalesce(open_interest, 0) * (0.8 + 0.2 * (n + 1) / {steps:UInt32}), 2) AS open_interest`,
 };
