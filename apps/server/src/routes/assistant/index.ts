@@ -2,5 +2,19 @@
 import type { Hono } from "hono";
 import type { AppDeps } from "../../app";
 import type { AppEnv } from "../../http/env";
+import type { SeismoDeps } from "../../services/seismo/agent";
+import { postGenerate } from "./post-generate";
+import { postGenerateStream } from "./post-generate-stream";
 
-export function assistantRoutes(_app: Hono<AppEnv>, _deps: AppDeps): void {}
+export function assistantRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
+  const seismo: SeismoDeps = {
+    config: deps.config,
+    warehouse: deps.warehouse,
+    sandbox: deps.sandbox,
+    db: deps.appDatabase.db,
+    logger: deps.logger,
+    clock: deps.clock,
+  };
+  postGenerateStream(app, seismo);
+  postGenerate(app, seismo);
+}

@@ -1,0 +1,46 @@
+/**
+ * `POST /api/assistant/generate/stream`: Seismo's answer as server-sent events, each named
+ * by its type (SPEC §3). The request is checked before the stream opens, so a bad body or
+ * an unconfigured server is an ordinary JSON error; once streaming, a failure is an
+ * `error` event with a sentence a person can read. The client going away aborts the
+ * model call and any running query.
+ */
+import { type AssistantEvent, endpoints } from "@epicenter/contracts";
+import type { Hono } from "hono";
+import { streamSSE } from "hono/streaming";
+import type { AppEnv } from "../../http/env";
+import { mount } from "../../http/mount";
+import { runSeismo, type SeismoDeps, SeismoError } from "../../services/seismo/agent";
+import { readSeismoRequest } from "./seismo-request";
+
+export function postGenerateStream(app: Hono<AppEnv>, deps: SeismoDeps): void {
+  mount(app, endpoints.assistantStream, async (c) => {
+    const gone = new AbortController();
+    const onClientGone = () => gone.abort();
+    c.req.raw.signal.addEventListener("abort", onClientGone, { once: true });
+    const request = await readSeismoRequest(c, deps, gone.signal);
+    c.header("cache-control", "no-cache, no-transform");
+    c.header("x-accel-buffering", "no");
+    return streamSSE(c, async (stream) => {
+      stream.onAbort(onClientGone);
+      const send = async (event: AssistantEvent) => {
+        if (gone.signal.aborted) return;
+        await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
+      };
+      try {
+        const answer = await runSeismo(deps, request, send);
+        await send({ type: "complete", ...answer });
+      } catch (error) {
+        if (error instanceof SeismoError) {
+          const code = error.code;
+          if (code !== "aborted") await send({ type: "error", code, message: error.message });
+          return;
+        }
+        c.get("logger").error({ err: error }, "seismo stream failed");
+        await send({ type: "error", code: "internal", message: "Seismo failed on our side. It has been logged." });
+      } finally {
+        c.req.raw.signal.removeEventListener("abort", onClientGone);
+      }
+    });
+  });
+}

@@ -1,0 +1,34 @@
+/** `POST /assistant/generate`: the same loop as the stream, answered as one JSON document. */
+import { endpoints } from "@epicenter/contracts";
+import type { Hono } from "hono";
+import type { AppEnv } from "../../http/env";
+import { HttpError } from "../../http/errors";
+import { mount } from "../../http/mount";
+import { runSeismo, type SeismoDeps, SeismoError } from "../../services/seismo/agent";
+import { readSeismoRequest } from "./seismo-request";
+
+export function postGenerate(app: Hono<AppEnv>, deps: SeismoDeps): void {
+  mount(app, endpoints.assistantGenerate, async (c) => {
+    const request = await readSeismoRequest(c, deps, c.req.raw.signal);
+    try {
+      return c.json(await runSeismo(deps, request, () => {}), 200);
+    } catch (error) {
+      if (!(error instanceof SeismoError)) throw error;
+      switch (error.code) {
+        case "not_configured":
+          throw new HttpError(503, "unavailable", error.message);
+        case "provider":
+          throw new HttpError(502, "unavailable", error.message);
+        case "time_limit":
+          throw new HttpError(504, "unavailable", error.message);
+        case "aborted":
+          // Nobody is listening any more; the status is for the log line.
+          throw new HttpError(400, "bad_request", error.message);
+        default: {
+          const unknown: never = error.code;
+          throw new Error(`unknown seismo error ${String(unknown)}`);
+        }
+      }
+    }
+  });
+}

@@ -1,0 +1,95 @@
+/**
+ * What Seismo knows before it is asked: the live catalog (every table users may query,
+ * its columns, types, descriptions and row count, read from the engine itself so the
+ * model cannot be told about a column that does not exist), the venue semantics that
+ * trip people up, the sandbox's rules, and a few example statements that are known to
+ * run. The catalog part is cached briefly: it changes only with migrations.
+ */
+import type { AssistantMode, Table } from "@epicenter/contracts";
+import type { Warehouse } from "@epicenter/warehouse";
+import { listTables } from "../catalog/catalog";
+import { EXAMPLE_QUERIES } from "../queries/examples";
+
+const CATALOG_TTL_MS = 60_000;
+const catalogCache = new WeakMap<Warehouse, { at: number; text: Promise<string> }>();
+
+/** The catalog as compact text: snapshot tables in full, `_latest` tables by reference. */
+export function catalogText(tables: readonly Table[]): string {
+  const names = new Set(tables.map((table) => table.full_name));
+  const lines: string[] = [];
+  for (const table of tables) {
+    const rows = table.row_count === null ? "" : ` — ${table.row_count.toLocaleString("en-US")} rows`;
+    lines.push(`### ${table.full_name}${rows}`);
+    if (table.description) lines.push(table.description);
+    const snapshot = table.full_name.replace(/_latest$/, "");
+    if (table.name.endsWith("_latest") && names.has(snapshot)) {
+      lines.push(`Same columns as ${snapshot}.`, "");
+      continue;
+    }
+    for (const column of table.columns) {
+      lines.push(`- ${column.name} ${column.type}${column.description ? ` — ${column.description}` : ""}`);
+    }
+    lines.push("");
+  }
+  return lines.join("\n");
+}
+
+export async function catalogGrounding(warehouse: Warehouse, now = Date.now()): Promise<string> {
+  const cached = catalogCache.get(warehouse);
+  if (cached && now - cached.at < CATALOG_TTL_MS) return cached.text;
+  const text = listTables(warehouse, { withStats: true }).then(catalogText);
+  catalogCache.set(warehouse, { at: now, text });
+  text.catch(() => catalogCache.delete(warehouse));
+  return text;
+}
+
+const EXAMPLE_IDS = [
+  "5e1a0000-0000-4000-8000-000000000007",
+  "5e1a0000-0000-4000-8000-000000000006",
+  "5e1a0000-0000-4000-8000-000000000008",
+  "5e1a0000-0000-4000-8000-000000000002",
+];
+
+const SEMANTICS = `## How the data works
+- Two venues, each in its own database: polymarket.* and kalshi.*. An EVENT groups related MARKETS (Polymarket: an event such as an election holds one yes/no market per candidate; Kalshi: an event such as one day's temperature holds one market per bracket). Markets join their event on polymarket.markets.event_id = polymarket.events.id and kalshi.markets.event_ticker = kalshi.events.event_ticker.
+- The snapshot tables (polymarket.markets, kalshi.markets, …) hold one row per object per sync run, about every 10 minutes, each with sync_timestamp. Never sum or count them without deduplicating: for the current state read the *_latest tables WITH FINAL (one row per key), e.g. \`FROM polymarket.markets_latest FINAL\`. For the state at a time, or from the snapshots, use the latest-row pattern: \`row_number() OVER (PARTITION BY id ORDER BY sync_timestamp DESC) AS rn\` in a subquery and keep rn = 1 (key ticker on kalshi.markets, event_ticker on kalshi.events).
+- History (changes over time) comes from the snapshot tables, filtered on sync_timestamp (e.g. \`sync_timestamp >= now() - INTERVAL 7 DAY\`). The archive starts 2025-10-06. Trades are not stored: a market traded in a window when its cumulative volume rose (max(volume) - min(volume)).
+- Units: Polymarket prices and yes_probability are 0–1 (a probability); its volume*, liquidity are USDC (dollars). Kalshi *_dollars columns are dollars (0–1 for prices); Kalshi volume, volume_24h and open_interest are CONTRACTS, not dollars (multiply by last_price_dollars for a dollar figure); Kalshi liquidity is CENTS (can be negative) and liquidity_dollars is deprecated (0 since 2026).
+- Status: Polymarket uses closed (Nullable(Bool); open means NOT ifNull(closed, false); active is true for nearly everything, do not use it). Kalshi markets.status is one of initialized, active, inactive, closed, determined, disputed, amended, finalized (open means status = 'active'); result is yes, no, scalar or empty while open. Settled Kalshi markets are determined → finalized.
+- Kalshi combo (multivariate) events, ticker prefix KXMVE, are excluded and never stored. About 82% of Kalshi markets have zero volume: filter volume > 0 for activity questions.
+- Nullable numbers: wrap in ifNull(x, 0) before sums; ORDER BY x DESC NULLS LAST.`;
+
+const SANDBOX = `## Rules of the SQL sandbox (the same for you as for users)
+- ClickHouse SQL dialect. Exactly one statement: SELECT, WITH or UNION. No semicolons, no SETTINGS, no FORMAT, no INTO OUTFILE.
+- Only tables in polymarket and kalshi (never system.*, internal.* or information_schema). Table functions: only numbers, zeros, values and the like; no file, url, s3 or remote.
+- Statements are read-only, time-limited and row-limited. Always end with LIMIT 20–100 unless the result is an aggregate with few rows.
+- Use only the tables and columns listed in the catalog above. Do not invent columns; read a field that has no column from the raw JSON with JSONExtractString(raw, 'field').`;
+
+const MODES: Record<AssistantMode, string> = {
+  query_writer: `## Your task: write SQL (query writer mode)
+Answer with ONE ClickHouse SQL statement in a \`\`\`sql fenced block that answers the question, preceded by one or two sentences on what it returns and followed by short notes on choices (units, filters) when they matter. Before answering you may call sample_data to see real values and execute_query to try a statement. The server runs the SQL of your final answer with a small limit; if the engine rejects it you will be told the error and must answer again with a corrected statement.`,
+  analyst: `## Your task: analyse the data (analyst mode)
+Investigate with execute_query (several queries when useful; keep each small with LIMIT), then call produce_report once with a markdown report: a title, the key findings as bullet points with the actual numbers you found, a short method note with the SQL used, and one to three charts where a chart helps (each chart is an SQL statement plus which column is x and which are y). After produce_report, answer with a short summary of the findings in plain markdown. Never state a number you did not get from a query result.`,
+};
+
+export interface PromptOptions {
+  mode: AssistantMode;
+  catalog: string;
+  hasWebSearch: boolean;
+  today: Date;
+}
+
+export function systemPrompt(options: PromptOptions): string {
+  const examples = EXAMPLE_QUERIES.filter((example) => EXAMPLE_IDS.includes(example.id))
+    .map((example) => `-- ${example.title}: ${example.description}\n${example.sql}`)
+    .join("\n\n");
+  return [
+    `You are Seismo, the assistant of Epicenter, a data terminal that archives Polymarket and Kalshi prediction markets as 10-minute snapshots in a ClickHouse warehouse. Today is ${options.today.toISOString().slice(0, 10)} (UTC). Be precise and brief; format answers as markdown.`,
+    MODES[options.mode],
+    `## Tools\n- sample_data(table): a few real rows of a catalog table.\n- execute_query(sql): runs one statement through the sandbox and returns the first rows.\n${options.hasWebSearch ? "- web_search(query): searches the web for context the archive cannot give (news, rules of a market). Cite the URLs you use.\n" : ""}- produce_report(title, markdown, charts): the final report with optional charts (analyst mode).\nTool results that contain an error are the engine's own message: fix the statement and try again rather than repeating it.`,
+    SEMANTICS,
+    SANDBOX,
+    `## The catalog (live)\n${options.catalog}`,
+    `## Example statements that run on these tables\n\`\`\`sql\n${examples}\n\`\`\``,
+  ].join("\n\n");
+}
