@@ -38,6 +38,7 @@ import { getHealth } from "./routes/system/get-health";
 import { getOpenApi } from "./routes/system/get-openapi";
 import type { SignInLimits } from "./services/access/rate-limits";
 import type { Mailer } from "./services/mail/mailer";
+import type { QueryAdmission } from "./services/queries/admission";
 import { VERSION } from "./version";
 
 export interface AppDeps {
@@ -47,6 +48,7 @@ export interface AppDeps {
   appDatabase: AppDatabase;
   mailer: Mailer;
   signInLimits: SignInLimits;
+  queryAdmission: QueryAdmission;
   logger: Logger;
   clock: () => Date;
   /** The running scheduler's view of each source, when one runs in this process. */
@@ -85,7 +87,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   postKey(app, { db });
   deleteKey(app, { db, clock: deps.clock });
 
-  const queries = { sandbox: deps.sandbox, db, logger: deps.logger, clock: deps.clock };
+  const queries = { sandbox: deps.sandbox, admission: deps.queryAdmission, db, logger: deps.logger, clock: deps.clock };
   postQuery(app, queries);
   postExport(app, queries);
   getSqlDialect(app, { warehouse: deps.warehouse });

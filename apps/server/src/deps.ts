@@ -9,6 +9,7 @@ import type { Logger } from "pino";
 import type { Config } from "./config";
 import { createSignInLimits } from "./services/access/rate-limits";
 import { createMailer } from "./services/mail/mailer";
+import { createQueryAdmission } from "./services/queries/admission";
 import { EXAMPLE_QUERIES } from "./services/queries/examples";
 
 export interface Stores {
@@ -24,6 +25,8 @@ export function appServices(config: Config, logger: Logger) {
   return {
     mailer: createMailer({ ...config.mail, outboxDir: config.outboxDir }, logger),
     signInLimits: createSignInLimits(),
+    // A few queries run in the sandbox at once; up to this many may wait behind them.
+    queryAdmission: createQueryAdmission(64),
   };
 }
 

@@ -1,11 +1,18 @@
 /**
  * How a failed query reads over HTTP: whatever the user's SQL did wrong is a 400 with the
- * engine's message (and the position when there is one), never a 500.
+ * engine's message (and the position when there is one), never a 500; a full queue is a
+ * 503 with Retry-After.
  */
 import { SandboxError } from "@epicenter/warehouse";
+import { QueryServiceBusy } from "../services/queries/admission";
 import { HttpError } from "./errors";
 
 export function queryHttpError(error: unknown): unknown {
+  if (error instanceof QueryServiceBusy) {
+    return new HttpError(503, "unavailable", error.message, undefined, {
+      "retry-after": String(error.retryAfterSeconds),
+    });
+  }
   if (!(error instanceof SandboxError)) return error;
   switch (error.kind) {
     case "timeout":

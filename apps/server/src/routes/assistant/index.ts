@@ -11,6 +11,7 @@ export function assistantRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
     config: deps.config,
     warehouse: deps.warehouse,
     sandbox: deps.sandbox,
+    admission: deps.queryAdmission,
     db: deps.appDatabase.db,
     logger: deps.logger,
     clock: deps.clock,

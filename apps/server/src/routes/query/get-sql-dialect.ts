@@ -10,9 +10,7 @@ export function getSqlDialect(app: Hono<AppEnv>, deps: { warehouse: Warehouse })
   const load = async (): Promise<SqlDialect> => {
     const [keywords, functions, types] = await Promise.all([
       deps.warehouse.query<{ keyword: string }>("SELECT keyword FROM system.keywords ORDER BY keyword"),
-      deps.warehouse.query<{ name: string }>(
-        "SELECT name FROM system.functions ORDER BY name",
-      ),
+      deps.warehouse.query<{ name: string }>("SELECT name FROM system.functions ORDER BY name"),
       deps.warehouse.query<{ name: string }>("SELECT name FROM system.data_type_families ORDER BY name"),
     ]);
     return {

@@ -17,11 +17,14 @@ export function postExport(app: Hono<AppEnv>, deps: QueryServiceDeps): void {
     const principal = principalOf(c);
     const started = deps.clock();
     try {
-      const file = await streamUserQuery(deps.sandbox, body.query, {
-        format: body.format,
-        maxRows: body.limit,
-        signal: c.req.raw.signal,
-      });
+      // Admitted for as long as it takes the engine to produce the first block.
+      const file = await deps.admission.run(() =>
+        streamUserQuery(deps.sandbox, body.query, {
+          format: body.format,
+          maxRows: body.limit,
+          signal: c.req.raw.signal,
+        }),
+      );
       const name = `${body.filename ?? "epicenter-query"}.${file.extension}`;
       // Recorded once the download has started; its row count is not known up front.
       recordQueryRun(deps.db, {

@@ -2,6 +2,7 @@ import { ZApiError, ZQueryStats, ZRunQueryResponse, ZSavedQuery, ZSavedQueryList
 import { addToAllowList, listVisibleQueries } from "@epicenter/db";
 import { runningUserQueries, toDateTime64 } from "@epicenter/warehouse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createQueryAdmission } from "../../services/queries/admission";
 import { EXAMPLE_QUERIES } from "../../services/queries/examples";
 import { bearer, json, signIn } from "../../testing/sign-in";
 import { createTestApp, type TestApp } from "../../testing/test-app";
@@ -122,6 +123,18 @@ describe("POST /api/query", () => {
     controller.abort();
     await pending;
     await expect.poll(async () => (await runningUserQueries(t.stores.sandbox)).length, { timeout: 10_000 }).toBe(0);
+  });
+
+  it("answers 503 with Retry-After when the queue is full, and recovers", async () => {
+    const app = t.withApp({ queryAdmission: createQueryAdmission(1, 3) });
+    const slow = app.request("/api/query", json({ query: "SELECT sleep(1)" }, { token: ada }));
+    await expect.poll(async () => (await runningUserQueries(t.stores.sandbox)).length, { timeout: 5_000 }).toBe(1);
+    const refused = await app.request("/api/query", json({ query: "SELECT 1" }, { token: ada }));
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("3");
+    expect((await errorOf(refused)).message).toMatch(/busy/);
+    expect((await slow).status).toBe(200);
+    expect((await app.request("/api/query", json({ query: "SELECT 1" }, { token: ada }))).status).toBe(200);
   });
 
   it("needs a query or a query id, and a signed-in caller", async () => {

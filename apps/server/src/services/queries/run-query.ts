@@ -7,9 +7,11 @@
 import { type AppDb, type QueryRunRecord, recordQueryRun } from "@epicenter/db";
 import { runUserQuery, type Sandbox, SandboxError, type UserQueryResult } from "@epicenter/warehouse";
 import type { Logger } from "pino";
+import { type QueryAdmission, QueryServiceBusy } from "./admission";
 
 export interface QueryServiceDeps {
   sandbox: Sandbox;
+  admission: QueryAdmission;
   db: AppDb;
   logger: Logger;
   clock: () => Date;
@@ -32,11 +34,13 @@ export async function runQuery(deps: QueryServiceDeps, request: QueryRequest): P
   let result: UserQueryResult | undefined;
   let failure: unknown = null;
   try {
-    result = await runUserQuery(deps.sandbox, request.sql, {
-      limit: request.limit,
-      ...(request.signal ? { signal: request.signal } : {}),
-      ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
-    });
+    result = await deps.admission.run(() =>
+      runUserQuery(deps.sandbox, request.sql, {
+        limit: request.limit,
+        ...(request.signal ? { signal: request.signal } : {}),
+        ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
+      }),
+    );
     return result;
   } catch (error) {
     failure = error;
@@ -51,7 +55,11 @@ export async function runQuery(deps: QueryServiceDeps, request: QueryRequest): P
       startedAt,
       durationMs: Math.round(result?.elapsedMs ?? performance.now() - started),
       rowCount: result?.rowCount ?? 0,
-      error: result ? null : failure instanceof SandboxError ? failure.message : "internal error",
+      error: result
+        ? null
+        : failure instanceof SandboxError || failure instanceof QueryServiceBusy
+          ? failure.message
+          : "internal error",
     };
     recordQueryRun(deps.db, run).catch((error: unknown) =>
       deps.logger.error({ err: error }, "could not record a query run"),

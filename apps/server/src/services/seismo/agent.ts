@@ -24,6 +24,7 @@ import type { Sandbox, UserQueryResult, Warehouse } from "@epicenter/warehouse";
 import { type LanguageModel, type ModelMessage, type StopCondition, stepCountIs, streamText, type ToolSet } from "ai";
 import type { Logger } from "pino";
 import type { Config } from "../../config";
+import type { QueryAdmission } from "../queries/admission";
 import { catalogGrounding, systemPrompt } from "./grounding";
 import { NOT_CONFIGURED_MESSAGE, seismoModel } from "./provider";
 import { sameSql, sqlBlocksOf, titleFor } from "./sql-blocks";
@@ -42,6 +43,7 @@ export interface SeismoDeps {
   config: Pick<Config, "seismo" | "search">;
   warehouse: Warehouse;
   sandbox: Sandbox;
+  admission: QueryAdmission;
   db: AppDb;
   logger: Logger;
   clock: () => Date;
@@ -125,7 +127,7 @@ async function loop(
   let toolCallsTaken = 0;
   let steps = 0;
   const context: ToolContext = {
-    queries: { sandbox: deps.sandbox, db: deps.db, logger: deps.logger, clock: deps.clock },
+    queries: { sandbox: deps.sandbox, admission: deps.admission, db: deps.db, logger: deps.logger, clock: deps.clock },
     warehouse: deps.warehouse,
     search: deps.config.search,
     userId: request.userId,
