@@ -66,8 +66,9 @@ describe("access, from the waitlist to an API key and back", () => {
     await create.click();
     const key = (await page.getByTestId("new-api-key").textContent()) ?? "";
     expect(key).toMatch(/^ep_live_/);
-    await page.getByRole("button", { name: "Copy" }).click();
-    await page.getByRole("button", { name: "Copied!" }).waitFor();
+    const created = page.getByRole("dialog", { name: "Your new API key" });
+    await created.getByRole("button", { name: "Copy" }).click();
+    await created.getByRole("button", { name: "Copied!" }).waitFor();
     await newcomer.screenshot("api-key-created");
     await page.getByRole("button", { name: "Done" }).click();
     await page.getByRole("cell", { name: "e2e script", exact: true }).waitFor();

@@ -1,23 +1,37 @@
 /**
- * Starts the real server (built SPA, embedded stores in a temp DATA_DIR) on a free port
- * for the end-to-end tier, and stops it afterwards.
+ * Starts the product for the end-to-end tier the way a user would meet it, and stops it
+ * afterwards:
+ * - the replay server stands in for both upstream APIs;
+ * - the data dir gets 7 days of 10-minute history before the server opens it (chDB allows
+ *   one process per data dir, so this process closes it first), so the 1-day and 7-day
+ *   dashboards have data;
+ * - a scripted OpenAI-compatible model stands in for Seismo's provider;
+ * - the real server (built SPA, embedded stores) runs on a free port with the scheduler
+ *   syncing from the replay every minute, so tests can watch a sync land.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { generateDemoHistory, startReplayServer } from "@epicenter/ingest";
+import { migrateWarehouse, openWarehouse } from "@epicenter/warehouse";
 import type { TestProject } from "vitest/node";
+import { startFakeLlm } from "../../apps/server/src/testing/fake-llm";
 
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
     dataDir: string;
+    /** Base URL of the fake model server; its control endpoints are `/__script` and `/__requests`. */
+    seismoLlmUrl: string;
   }
 }
 
 export const E2E_ADMIN = "admin@e2e.test";
 export const E2E_USER = "user@e2e.test";
+/** Snapshot cadence of the e2e server: a sync right at start, then one every minute. */
+export const E2E_SYNC_INTERVAL_SECONDS = 60;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -46,10 +60,24 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
   throw new Error(`server did not become healthy within 90 s:\n${output()}`);
 }
 
+async function seedHistory(dataDir: string): Promise<void> {
+  const warehouse = openWarehouse({ path: join(dataDir, "warehouse"), poolSize: 2 });
+  try {
+    await migrateWarehouse(warehouse);
+    await generateDemoHistory(warehouse, { days: 7, intervalMinutes: 10 });
+  } finally {
+    await warehouse.close();
+  }
+}
+
 export default async function setup(project: TestProject) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "epicenter-e2e-"));
   const baseUrl = `http://127.0.0.1:${port}`;
+  const replay = await startReplayServer({});
+  const llm = await startFakeLlm();
+  await seedHistory(dataDir);
+
   let log = "";
   const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
     env: {
@@ -57,10 +85,15 @@ export default async function setup(project: TestProject) {
       PORT: String(port),
       DATA_DIR: dataDir,
       PUBLIC_URL: baseUrl,
-      SYNC_INTERVAL_SECONDS: "0",
+      SYNC_INTERVAL_SECONDS: String(E2E_SYNC_INTERVAL_SECONDS),
+      POLYMARKET_API_URL: replay.url.polymarket,
+      KALSHI_API_URL: replay.url.kalshi,
+      SEISMO_BASE_URL: llm.url,
+      SEISMO_MODEL: "fake-model",
       ADMIN_EMAILS: E2E_ADMIN,
       ALLOWED_EMAILS: E2E_USER,
       LOG_LEVEL: "warn",
+      UV_THREADPOOL_SIZE: "16",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -73,10 +106,13 @@ export default async function setup(project: TestProject) {
   await waitForHealth(baseUrl, child, () => log);
   project.provide("baseUrl", baseUrl);
   project.provide("dataDir", dataDir);
+  project.provide("seismoLlmUrl", llm.url);
 
   return async () => {
     child.kill("SIGTERM");
     await new Promise((resolve) => child.once("exit", resolve));
+    await llm.close();
+    await replay.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

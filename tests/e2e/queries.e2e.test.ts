@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type BrowserSession, openBrowser } from "./browser";
 import { E2E_USER } from "./global-setup";
-import { signInThroughLogin } from "./session";
+import { signIn } from "./session";
 
 const baseUrl = inject("baseUrl");
 const dataDir = inject("dataDir");
@@ -13,7 +13,7 @@ describe("the SQL editor and the query gallery", () => {
   beforeAll(async () => {
     browser = await openBrowser({ width: 1440, height: 900 });
     browser.page.on("dialog", (dialog) => void dialog.accept());
-    await signInThroughLogin(browser.page, baseUrl, dataDir, E2E_USER);
+    await signIn(browser.page, baseUrl, dataDir, E2E_USER);
   });
   afterAll(async () => {
     await browser.close();
@@ -50,13 +50,16 @@ describe("the SQL editor and the query gallery", () => {
     await editor.click();
     await page.keyboard.press("Control+a");
     await page.keyboard.press("Delete");
-    await page.keyboard.insertText("SELECT number AS n, number * 2 AS doubled, toString(number) AS label FROM numbers(25)");
+    await page.keyboard.insertText(
+      "SELECT number AS n, number * 2 AS doubled, toString(number) AS label FROM numbers(25)",
+    );
     await page.keyboard.press("Control+Enter");
     const grid = page.getByRole("table", { name: "Query results" });
     await grid.waitFor();
     await page.getByText("25 rows").waitFor();
-    expect(await grid.getByRole("columnheader").allTextContents()).toEqual(["nUInt", "doubledUInt", "labelString"]);
-    expect(await grid.getByRole("row").nth(2).getByRole("cell").allTextContents()).toEqual(["1", "2", "1"]);
+    // The first header and cell of each row are the row numbers.
+    expect(await grid.getByRole("columnheader").allTextContents()).toEqual(["", "nUInt", "doubledUInt", "labelString"]);
+    expect(await grid.getByRole("row").nth(2).getByRole("cell").allTextContents()).toEqual(["2", "1", "2", "1"]);
     await browser.screenshot("editor-results");
   });
 
@@ -83,7 +86,7 @@ describe("the SQL editor and the query gallery", () => {
     await page.keyboard.press("Control+Enter");
     await page.getByText("12 rows").waitFor();
     await page.getByRole("tab", { name: "Chart" }).click();
-    await page.getByRole("radio", { name: "bar" }).click();
+    await page.getByRole("radio", { name: "bar" }).check();
     const bars = page.getByTestId("result-chart").locator(".recharts-bar-rectangle");
     // The 0 bar has no height, so recharts draws 11 of the 12.
     await expect.poll(() => bars.count()).toBeGreaterThanOrEqual(11);
@@ -112,12 +115,15 @@ describe("the SQL editor and the query gallery", () => {
     await page.keyboard.press("Control+Enter");
     await page.getByText("12 rows").waitFor();
     await page.getByRole("tab", { name: "Chart" }).click();
-    expect(await page.getByRole("radio", { name: "bar" }).getAttribute("aria-checked")).toBe("true");
+    expect(await page.getByRole("radio", { name: "bar" }).isChecked()).toBe(true);
   });
 
   it("downloads the result as CSV", async () => {
     const { page } = browser;
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download CSV" }).click(),
+    ]);
     const path = await download.path();
     const lines = readFileSync(path, "utf8").trim().split("\n");
     expect(lines[0]).toBe('"day","squared"');

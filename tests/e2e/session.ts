@@ -1,6 +1,6 @@
 /** Signing in inside the browser the way a person does: ask on /login, open the mailed link. */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { Page } from "playwright-core";
 
 export function outboxLinkFor(dataDir: string, email: string, after = 0): string | undefined {
@@ -41,4 +41,24 @@ export async function signInThroughLogin(page: Page, baseUrl: string, dataDir: s
   await page.getByText("Check your email for the magic link!").waitFor();
   await page.goto(await waitForLink(dataDir, email, asked));
   await page.waitForURL((url) => !url.pathname.startsWith("/auth/"));
+}
+
+/**
+ * Signs in as `email`, reusing the session an earlier test file saved (the product allows
+ * five links per address per 15 minutes, fewer than the suite has files). A saved session
+ * that no longer works (signed out, revoked) is replaced by a fresh sign-in.
+ */
+export async function signIn(page: Page, baseUrl: string, dataDir: string, email: string): Promise<void> {
+  const saved = join(dataDir, "e2e-sessions", `${email}.json`);
+  if (existsSync(saved)) {
+    const session = readFileSync(saved, "utf8");
+    await page.goto(`${baseUrl}/login`);
+    await page.evaluate((value) => localStorage.setItem("epicenter.session", value), session);
+    await page.goto(`${baseUrl}/`);
+    await page.waitForLoadState("networkidle");
+    if (!page.url().endsWith("/login")) return;
+  }
+  await signInThroughLogin(page, baseUrl, dataDir, email);
+  mkdirSync(dirname(saved), { recursive: true });
+  writeFileSync(saved, await page.evaluate(() => localStorage.getItem("epicenter.session") ?? ""));
 }

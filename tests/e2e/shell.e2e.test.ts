@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type BrowserSession, openBrowser } from "./browser";
 import { E2E_ADMIN, E2E_USER } from "./global-setup";
-import { signInThroughLogin } from "./session";
+import { signIn } from "./session";
 
 const baseUrl = inject("baseUrl");
 const dataDir = inject("dataDir");
@@ -10,7 +10,7 @@ describe("the shell on a wide screen (1440 px)", () => {
   let browser: BrowserSession;
   beforeAll(async () => {
     browser = await openBrowser({ width: 1440, height: 900 });
-    await signInThroughLogin(browser.page, baseUrl, dataDir, E2E_USER);
+    await signIn(browser.page, baseUrl, dataDir, E2E_USER);
   });
   afterAll(async () => {
     await browser.close();
@@ -101,7 +101,7 @@ describe("the shell on a phone (390 px)", () => {
   let browser: BrowserSession;
   beforeAll(async () => {
     browser = await openBrowser({ width: 390, height: 844, isMobile: true });
-    await signInThroughLogin(browser.page, baseUrl, dataDir, E2E_ADMIN);
+    await signIn(browser.page, baseUrl, dataDir, E2E_ADMIN);
   });
   afterAll(async () => {
     await browser.close();

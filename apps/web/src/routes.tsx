@@ -27,11 +27,14 @@ const DashboardsPage = lazy(() =>
   import("./features/dashboards/DashboardsPage").then((m) => ({ default: m.DashboardsPage })),
 );
 const DashboardPage = lazy(() =>
-  import("./features/dashboards/DashboardsPage").then((m) => ({ default: m.DashboardPage })),
+  import("./features/dashboards/DashboardPage").then((m) => ({ default: m.DashboardPage })),
 );
 const DatasetsPage = lazy(() => import("./features/catalog/DatasetsPage").then((m) => ({ default: m.DatasetsPage })));
-const DatasetPage = lazy(() => import("./features/catalog/DatasetsPage").then((m) => ({ default: m.DatasetPage })));
+const DatasetPage = lazy(() => import("./features/catalog/DatasetPage").then((m) => ({ default: m.DatasetPage })));
 const HubPage = lazy(() => import("./features/hub/HubPage").then((m) => ({ default: m.HubPage })));
+const ApiReferencePage = lazy(() =>
+  import("./features/hub/ApiReferencePage").then((m) => ({ default: m.ApiReferencePage })),
+);
 const AdminPage = lazy(() => import("./features/admin/AdminPage").then((m) => ({ default: m.AdminPage })));
 
 /** Pages outside the app layout need their own boundary for lazy loading. */
@@ -65,6 +68,7 @@ export const router = createBrowserRouter([
       { path: "datasets/:datasetId", element: <DatasetPage /> },
       { path: "hub", element: <HubPage /> },
       { path: "hub/:section", element: <HubPage /> },
+      { path: "hub/api/reference", element: <ApiReferencePage /> },
       { path: "admin", element: <AdminPage /> },
       { path: "admin/:section", element: <AdminPage /> },
       { path: "seismo", element: <Navigate to="/intelligence" replace /> },

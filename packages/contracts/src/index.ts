@@ -11,6 +11,6 @@ export * from "./keys";
 export { buildOpenApiDocument, type OpenApiOptions } from "./openapi";
 export * from "./query";
 export * from "./saved-queries";
-export * from "./sql-dialect";
 export * from "./screens";
+export * from "./sql-dialect";
 export * from "./sync";

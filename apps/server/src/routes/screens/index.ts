@@ -2,5 +2,16 @@
 import type { Hono } from "hono";
 import type { AppDeps } from "../../app";
 import type { AppEnv } from "../../http/env";
+import { dashboardRoutes } from "./dashboards";
+import { getStatsRoutes } from "./get-stats";
 
-export function screenRoutes(_app: Hono<AppEnv>, _deps: AppDeps): void {}
+export function screenRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
+  getStatsRoutes(app, { warehouse: deps.warehouse, clock: deps.clock });
+  dashboardRoutes(app, {
+    sandbox: deps.sandbox,
+    admission: deps.queryAdmission,
+    db: deps.appDatabase.db,
+    logger: deps.logger,
+    clock: deps.clock,
+  });
+}

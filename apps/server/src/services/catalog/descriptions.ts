@@ -1,75 +1,229 @@
 /**
- * Human descriptions of the market tables, for people who know the venues. Columns not
- * listed here have none yet; the catalog shows their name and type.
+ * Human descriptions of the eight market tables and every one of their columns, written
+ * for people who know the venues: what a price means, which unit a number is in (USDC on
+ * Polymarket; dollars, cents or contracts on Kalshi), which status values occur, which
+ * upstream fields arrive JSON-encoded, and which columns we derive. The `*_latest` twins
+ * share their snapshot table's columns. A unit test checks that no column of the
+ * warehouse schema is left without a description.
+ *
+ * Shares that change with the data (for example how many Kalshi markets never traded) are
+ * not written here: the docs compute them from the warehouse.
  */
 const TABLES: Record<string, string> = {
   "polymarket.events":
-    "Every Polymarket event (a question group such as an election) once per sync run, with volume, liquidity and status at that moment. Key: id.",
+    "Every Polymarket event (a question group such as an election, holding one or more yes/no markets) once per sync run, with its volume, liquidity and status at that moment. Append-only snapshots every ~10 minutes; key: id. For the current state use polymarket.events_latest FINAL or the row-number pattern.",
   "polymarket.markets":
-    "Every Polymarket market (one tradable yes/no question) once per sync run: prices, order book, volume and status. Key: id.",
-  "polymarket.events_latest": "The newest snapshot of each Polymarket event. Read with FINAL. Key: id.",
-  "polymarket.markets_latest": "The newest snapshot of each Polymarket market. Read with FINAL. Key: id.",
+    "Every Polymarket market (one tradable question, usually Yes/No) once per sync run: outcome prices (USDC 0–1, i.e. probabilities), order book, volume, liquidity and status. Append-only snapshots every ~10 minutes; key: id.",
+  "polymarket.events_latest":
+    "The newest snapshot of each Polymarket event: one row per id after FINAL (ReplacingMergeTree on sync_timestamp). Same columns as polymarket.events.",
+  "polymarket.markets_latest":
+    "The newest snapshot of each Polymarket market: one row per id after FINAL (ReplacingMergeTree on sync_timestamp). Same columns as polymarket.markets; the fast way to ask about the current state.",
   "kalshi.events":
-    "Every Kalshi event (a group of related markets, e.g. one date's temperature brackets) once per sync run. Key: event_ticker.",
+    "Every Kalshi event (a group of related markets, e.g. one day's temperature brackets or one election) once per sync run. Append-only snapshots every ~10 minutes; key: event_ticker. Combo events (KXMVE…) are excluded.",
   "kalshi.markets":
-    "Every Kalshi market once per sync run: prices in dollars, volume and open interest in contracts, status and result. Key: ticker.",
-  "kalshi.events_latest": "The newest snapshot of each Kalshi event. Read with FINAL. Key: event_ticker.",
-  "kalshi.markets_latest": "The newest snapshot of each Kalshi market. Read with FINAL. Key: ticker.",
+    "Every Kalshi market (one yes/no contract) once per sync run: prices in dollars (0–1, i.e. probabilities), volume and open interest in contracts, status and result. Append-only snapshots every ~10 minutes; key: ticker. Combo markets (KXMVE…) are excluded.",
+  "kalshi.events_latest":
+    "The newest snapshot of each Kalshi event: one row per event_ticker after FINAL (ReplacingMergeTree on sync_timestamp). Same columns as kalshi.events.",
+  "kalshi.markets_latest":
+    "The newest snapshot of each Kalshi market: one row per ticker after FINAL (ReplacingMergeTree on sync_timestamp). Same columns as kalshi.markets; the fast way to ask about the current state.",
 };
 
 const COMMON: Record<string, string> = {
-  sync_timestamp: "When the sync run that took this snapshot started (UTC). One value per run.",
-  raw: "The whole upstream object as JSON, so no field is ever lost. Use JSONExtract* to read fields without a column.",
+  sync_timestamp:
+    "When the sync run that took this snapshot started (UTC, millisecond precision). One value per run, shared by every row of that run; the snapshot tables are ordered by it.",
+  raw: "The whole upstream object as a JSON string, exactly as the API sent it, so no field is ever lost. Read fields without a column with JSONExtractString(raw, 'field') and friends.",
+};
+
+const POLYMARKET_EVENT: Record<string, string> = {
+  id: "Polymarket's event id (a numeric string). Primary key.",
+  ticker: "The event's ticker on Polymarket (often the same as slug).",
+  slug: "URL slug: the event lives at polymarket.com/event/<slug>.",
+  title: "The event's title, e.g. 'Presidential Election Winner 2028'.",
+  description: "The event's description and resolution rules as Polymarket words them.",
+  resolutionSource: "Where the outcome is read from (a URL or a named source); often empty.",
+  category: "Polymarket's category label when it sets one (many events have none; tags are richer).",
+  seriesSlug: "Slug of the recurring series the event belongs to (e.g. a weekly or daily series); empty otherwise.",
+  startDate: "When the event's markets opened for trading (UTC).",
+  creationDate: "When Polymarket created the event (UTC).",
+  endDate: "When the event is scheduled to end or resolve (UTC).",
+  createdAt: "When the event record was created in Polymarket's system (UTC).",
+  updatedAt: "When Polymarket last changed the event record (UTC).",
+  closedTime: "When the event closed (UTC); NULL while open.",
+  active: "Polymarket's active flag. True for nearly every event, open or not: use closed to tell open from closed.",
+  closed: "True once the event stopped trading. NULL when the API omitted it (it omits false values).",
+  archived: "True when Polymarket archived the event (hidden from its site).",
+  new: "Polymarket's 'new' badge.",
+  featured: "Featured on Polymarket's front page.",
+  restricted: "Restricted in some jurisdictions.",
+  enableOrderBook: "Whether the markets trade on the central limit order book (CLOB).",
+  negRisk:
+    "Negative-risk event: its markets are mutually exclusive outcomes of one question (exactly one resolves Yes), so a No share in one converts to Yes shares in all others.",
+  enableNegRisk: "Whether negative-risk conversion is enabled for the event.",
+  negRiskAugmented: "A negative-risk event that can gain new outcomes ('Other' placeholders) after launch.",
+  negRiskMarketID: "The negative-risk market id shared by the event's markets; empty for ordinary events.",
+  liquidity: "Liquidity over the event's markets, USDC.",
+  liquidityClob: "Liquidity on the order book (CLOB) over the event's markets, USDC.",
+  volume:
+    "Cumulative volume traded over the event's markets since they opened, USDC. NULL from Oct 6 2025 16:22 UTC to Oct 10 2025 02:20 UTC (known issue, resolved).",
+  volume24hr: "Volume traded over the event's markets in the last 24 hours, USDC. NULL when the API omitted it (zero).",
+  volume1wk: "Volume traded in the last 7 days, USDC.",
+  volume1mo: "Volume traded in the last 30 days, USDC.",
+  volume1yr: "Volume traded in the last 365 days, USDC.",
+  openInterest: "Open interest over the event's markets (value of outstanding shares), USDC.",
+  competitive: "Polymarket's competitiveness score (0–1): how close to 50/50 the markets trade.",
+  commentCount: "Comments on the event's page.",
+  tags: "Tag labels (e.g. Politics, Crypto, Sports), from the upstream tags objects. Filter with has(tags, 'Politics').",
+  tag_ids: "Ids of the tags, in the same order as tags.",
+  series_ids: "Ids of the series the event belongs to.",
+  market_count: "Derived: number of markets the event held in this snapshot.",
+};
+
+const POLYMARKET_MARKET: Record<string, string> = {
+  id: "Polymarket's market id (a numeric string). Primary key.",
+  event_id: "The event this market belongs to (polymarket.events.id).",
+  question: "The market's question, e.g. 'Will X win the 2028 election?'.",
+  conditionId: "The market's condition id on the Conditional Token Framework (hex, 0x…): its on-chain identity.",
+  questionID: "The UMA question id the market resolves through (hex).",
+  slug: "URL slug of the market.",
+  groupItemTitle: "The market's label inside its event, e.g. a candidate's name or a price bracket.",
+  groupItemThreshold: "Sort position of the market inside its event.",
+  outcomes:
+    "Outcome labels, usually ['Yes', 'No'] (sometimes ['Up', 'Down'] or two team names). JSON-encoded string upstream; decoded into an array here.",
+  outcomePrices:
+    "Price of each outcome, USDC 0–1, in the order of outcomes: a price is the market's probability of that outcome. JSON-encoded string upstream; decoded here. Resolved markets show 1 and 0.",
+  clobTokenIds:
+    "Order-book token ids of the outcomes, in the order of outcomes (for the CLOB API). JSON-encoded upstream; decoded here.",
+  yes_probability:
+    "Derived: the price of the 'Yes' outcome (else the first outcome), or the bid/ask midpoint when the book is real, or a positive last trade; NULL when there is no price. 0–1.",
+  lastTradePrice: "Price of the last trade, USDC 0–1.",
+  bestBid: "Best bid for the first outcome (Yes), USDC 0–1.",
+  bestAsk: "Best ask for the first outcome (Yes), USDC 0–1.",
+  spread: "bestAsk − bestBid, USDC.",
+  oneHourPriceChange: "Change in the Yes price over the last hour, in price points (0.05 = 5 points).",
+  oneDayPriceChange: "Change in the Yes price over the last 24 hours, in price points.",
+  oneWeekPriceChange: "Change in the Yes price over the last 7 days, in price points.",
+  oneMonthPriceChange: "Change in the Yes price over the last 30 days, in price points.",
+  volume:
+    "Cumulative volume traded since the market opened, USDC. The rise between two snapshots is what traded in between. NULL from Oct 6 2025 16:22 UTC to Oct 10 2025 02:20 UTC (known issue, resolved).",
+  volume24hr: "Volume traded in the last 24 hours, USDC. NULL when the API omitted it (zero).",
+  volume1wk: "Volume traded in the last 7 days, USDC.",
+  volume1mo: "Volume traded in the last 30 days, USDC.",
+  volume1yr: "Volume traded in the last 365 days, USDC.",
+  volumeClob: "Cumulative volume traded on the order book (CLOB), USDC.",
+  volume24hrClob: "Order-book volume of the last 24 hours, USDC.",
+  liquidity:
+    "Order-book liquidity, USDC. NULL from Oct 6 2025 16:22 UTC to Oct 10 2025 02:20 UTC (known issue, resolved).",
+  liquidityClob: "Liquidity on the order book (CLOB), USDC.",
+  competitive: "Polymarket's competitiveness score (0–1): how close to 50/50 the market trades.",
+  orderPriceMinTickSize: "Smallest price step of an order, USDC (e.g. 0.01).",
+  orderMinSize: "Smallest order size, in shares.",
+  umaBond: "Bond posted to propose a resolution on UMA's optimistic oracle, USDC.",
+  umaReward: "Reward paid to the resolution proposer, USDC.",
+  umaResolutionStatus:
+    "Where the UMA resolution stands: empty, proposed, disputed or resolved (the upstream values as sent).",
+  umaResolutionStatuses: "History of UMA resolution statuses. JSON-encoded upstream; decoded into an array here.",
+  active: "Polymarket's active flag. True for nearly every market: use closed to tell open from closed.",
+  closed:
+    "True once the market stopped trading (resolved or ended). NULL when the API omitted it: treat NULL as open (NOT ifNull(closed, false)).",
+  archived: "True when Polymarket archived the market.",
+  restricted: "Restricted in some jurisdictions.",
+  acceptingOrders: "Whether the order book accepts orders right now.",
+  enableOrderBook: "Whether the market trades on the central limit order book (CLOB).",
+  negRisk: "Part of a negative-risk event (mutually exclusive outcomes; see polymarket.events.negRisk).",
+  negRiskOther: "The 'Other' placeholder market of an augmented negative-risk event.",
+  negRiskMarketID: "The negative-risk market id shared by the markets of the event; empty otherwise.",
+  feeType: "The fee schedule the market trades under, as Polymarket names it; empty when fee-free.",
+  comboStatus: "Polymarket's combo (parlay) status of the market, as sent; empty for ordinary markets.",
+  makerRebatesFeeShareBps: "Share of taker fees rebated to makers, in basis points.",
+  startDate: "When the market opened for trading (UTC).",
+  endDate: "When the market is scheduled to end (UTC). Trading can stop earlier.",
+  createdAt: "When the market record was created (UTC).",
+  updatedAt: "When Polymarket last changed the market record (UTC).",
+  closedTime: "When the market closed (UTC); NULL while open.",
+  gameStartTime: "Kick-off of the game, for sports markets (UTC); NULL otherwise.",
+  acceptingOrdersTimestamp: "When the order book started accepting orders (UTC).",
+  lastTradeTime:
+    "Derived (Polymarket has no trade timestamp): the first snapshot at which cumulative volume rose, carried forward while it stands still — a trade happened in the 10 minutes before. NULL until a rise is seen.",
+};
+
+const KALSHI_EVENT: Record<string, string> = {
+  event_ticker: "Kalshi's event ticker, e.g. KXHIGHNY-25NOV21. Primary key.",
+  series_ticker: "The series the event belongs to, e.g. KXHIGHNY (New York's daily high temperature).",
+  title: "The event's title, e.g. 'Highest temperature in NYC on Nov 21, 2025?'.",
+  sub_title: "Kalshi's subtitle of the event, often the date or the scope.",
+  category: "Kalshi's category, e.g. Politics, Economics, Climate and Weather, Sports, Financials.",
+  collateral_return_type: "How collateral is returned across the event's markets, as Kalshi names it (e.g. MECNET).",
+  mutually_exclusive: "True when at most one of the event's markets can resolve Yes.",
+  available_on_brokers: "Whether the event is offered through brokerages as well as on Kalshi.",
+  strike_date: "The date the event's outcome is measured (UTC); NULL when it uses a period instead.",
+  strike_period: "The period the outcome is measured over, e.g. 'week'; empty when a strike date is set.",
+  last_updated_ts: "When Kalshi last changed the event (UTC).",
+  total_open_interest:
+    "Derived: open interest summed over the event's markets in this snapshot, in contracts. NULL when the markets were not fetched with the event.",
+  total_volume:
+    "Derived: cumulative volume summed over the event's markets, in contracts. NULL when the markets were not fetched with the event.",
+  market_count: "Derived: number of markets the event held in this snapshot (combo markets excluded).",
+};
+
+const KALSHI_MARKET: Record<string, string> = {
+  ticker: "Kalshi's market ticker, e.g. KXHIGHNY-25NOV21-B54.5. Primary key.",
+  event_ticker: "The event this market belongs to (kalshi.events.event_ticker).",
+  market_type: "binary (a yes/no contract paying $1) or scalar (pays along a range).",
+  title: "The market's title; often the event's question with the outcome left to yes_sub_title.",
+  subtitle: "Kalshi's older subtitle field; often empty.",
+  yes_sub_title: "What Yes means for this market, e.g. '54° to 55°' or a candidate's name. Read it with title.",
+  no_sub_title: "What No means for this market.",
+  status:
+    "Lifecycle: initialized (not yet open), active (trading), inactive (paused), closed (trading over), determined (outcome known), disputed, amended, finalized (settled and paid). Settlement states (finalized, determined, settled) are tracked from Oct 18 2025.",
+  result: "Settlement result: yes, no, scalar, or empty while unresolved.",
+  can_close_early: "Whether the market may close before close_time (e.g. when the outcome becomes certain).",
+  fractional_trading_enabled: "Whether contracts trade in fractions.",
+  is_provisional: "Kalshi's provisional flag: the market may still be removed.",
+  created_time: "When the market was created (UTC).",
+  updated_time: "When Kalshi last changed the market (UTC).",
+  open_time: "When trading opened (UTC).",
+  close_time: "When trading closes (UTC).",
+  expiration_time: "When the contract expires (UTC).",
+  expected_expiration_time: "When Kalshi expects the outcome to be known (UTC).",
+  latest_expiration_time: "The latest the contract can expire (UTC).",
+  settlement_ts: "When the market settled (UTC); NULL until settled.",
+  yes_bid_dollars: "Best Yes bid, dollars 0–1 (a probability). From the *_dollars field, else legacy cents ÷ 100.",
+  yes_ask_dollars: "Best Yes ask, dollars 0–1.",
+  no_bid_dollars: "Best No bid, dollars 0–1.",
+  no_ask_dollars: "Best No ask, dollars 0–1.",
+  last_price_dollars: "Last traded Yes price, dollars 0–1: the market's probability of Yes.",
+  previous_yes_bid_dollars: "Best Yes bid 24 hours ago, dollars 0–1.",
+  previous_yes_ask_dollars: "Best Yes ask 24 hours ago, dollars 0–1.",
+  previous_price_dollars: "Last traded Yes price 24 hours ago, dollars 0–1.",
+  notional_value_dollars: "What one contract pays if it resolves in your favour, dollars (usually 1).",
+  settlement_value_dollars: "What one Yes contract paid at settlement, dollars; NULL until settled.",
+  yes_bid_size: "Contracts resting at the best Yes bid.",
+  yes_ask_size: "Contracts resting at the best Yes ask.",
+  volume:
+    "Cumulative contracts traded since the market opened (from volume_fp, else the legacy integer). Many Kalshi markets never trade: their volume is 0. Multiply by a price for dollars.",
+  volume_24h: "Contracts traded in the last 24 hours.",
+  open_interest: "Contracts outstanding (held and not yet settled).",
+  liquidity:
+    "Liquidity in cents as Kalshi reported it; can be negative. Kalshi deprecated the figure, so it is NULL (or 0) on recent snapshots.",
+  liquidity_dollars: "Liquidity in dollars (liquidity ÷ 100 on older snapshots); deprecated upstream and 0 since then.",
+  expiration_value: "The measured value the market settled on, e.g. '54.3'; empty until known.",
+  strike_type: "How the strike is defined: greater, less, between, functional, custom, structured…",
+  floor_strike: "Lower bound of the strike (e.g. 54 in '54° to 55°'); NULL when not used.",
+  cap_strike: "Upper bound of the strike; NULL when not used.",
+  custom_strike: "A custom strike as a JSON object (e.g. a named outcome); empty when not used.",
+  price_level_structure: "Kalshi's tick structure for prices, as named upstream.",
+  tick_size: "Smallest price step, in cents.",
+  settlement_timer_seconds: "Seconds between the outcome being determined and settlement.",
+  rules_primary: "The market's primary rules: how it resolves.",
+  rules_secondary: "Further rules and edge cases.",
+  early_close_condition: "When the market closes before close_time, in Kalshi's words; empty when it cannot.",
 };
 
 const COLUMNS: Record<string, Record<string, string>> = {
-  "polymarket.markets": {
-    id: "Polymarket's market id (numeric string).",
-    event_id: "The id of the event this market belongs to (polymarket.events.id).",
-    question: "The market's question, e.g. 'Will X win the 2028 election?'.",
-    outcomes: "Outcome labels, usually ['Yes', 'No'].",
-    outcomePrices:
-      "Price of each outcome in USDC (0–1), in the order of outcomes; a price is the market's probability.",
-    yes_probability:
-      "Derived: the price of the 'Yes' outcome (else the first outcome), or the bid/ask midpoint, or the last trade; NULL when there is no price.",
-    lastTradePrice: "Price of the last trade, USDC 0–1.",
-    bestBid: "Best bid for Yes, USDC 0–1.",
-    bestAsk: "Best ask for Yes, USDC 0–1.",
-    volume: "Cumulative traded volume in USDC since the market opened.",
-    volume24hr: "Volume traded in the last 24 hours, USDC. NULL when the API omitted it (zero).",
-    liquidity: "Order-book liquidity in USDC.",
-    closed: "True once the market stopped trading. Use this, not active (true for nearly every market).",
-    acceptingOrders: "Whether the order book takes orders now.",
-    endDate: "When the market is scheduled to end (UTC).",
-    lastTradeTime:
-      "Derived: the first snapshot at which cumulative volume rose (accurate to one sync interval); NULL until a rise is seen.",
-  },
-  "kalshi.markets": {
-    ticker: "Kalshi's market ticker, e.g. KXHIGHNY-25NOV21-B54.5.",
-    event_ticker: "The event this market belongs to (kalshi.events.event_ticker).",
-    status: "Lifecycle: initialized, active, inactive (paused), closed, determined, disputed, amended, finalized.",
-    yes_sub_title: "The outcome label of Yes, e.g. '54° to 55°'.",
-    yes_bid_dollars: "Best Yes bid in dollars (0–1); from *_dollars, or legacy cents / 100.",
-    yes_ask_dollars: "Best Yes ask in dollars (0–1).",
-    last_price_dollars: "Last traded Yes price in dollars (0–1).",
-    volume: "Contracts traded since the market opened.",
-    volume_24h: "Contracts traded in the last 24 hours.",
-    open_interest: "Contracts outstanding.",
-    liquidity: "Liquidity in cents as Kalshi reported it (can be negative); no longer published since 2026-03.",
-    liquidity_dollars: "Liquidity in dollars; deprecated upstream and always 0 since 2026.",
-    result: "Settlement result: yes, no, scalar, or empty while open.",
-    close_time: "When trading closes (UTC).",
-  },
-  "kalshi.events": {
-    event_ticker: "Kalshi's event ticker.",
-    series_ticker: "The series the event belongs to.",
-    total_open_interest: "Derived: open interest summed over the event's markets, in contracts.",
-  },
-  "polymarket.events": {
-    id: "Polymarket's event id (numeric string).",
-    title: "The event's title.",
-    volume24hr: "Volume traded over the event's markets in the last 24 hours, USDC.",
-  },
+  "polymarket.events": POLYMARKET_EVENT,
+  "polymarket.markets": POLYMARKET_MARKET,
+  "kalshi.events": KALSHI_EVENT,
+  "kalshi.markets": KALSHI_MARKET,
 };
 
 export function describeTable(namespace: string, name: string): string | null {

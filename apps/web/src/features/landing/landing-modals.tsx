@@ -1,6 +1,9 @@
 import { BarChart3, Code2, LineChart, Megaphone } from "lucide-react";
 import { Link } from "react-router";
+import { formatCount, formatDate, formatDuration } from "../../ui/format";
 import { Modal } from "../../ui/Modal";
+import { Spinner } from "../../ui/Spinner";
+import { usePlatformStats } from "../hub/api";
 import styles from "./landing-modals.module.css";
 
 interface ModalProps {
@@ -16,6 +19,50 @@ const features = [
   "A REST API with your own keys",
 ];
 
+/** The platform's figures, computed live from the warehouse by `GET /api/stats`. */
+function LiveStats({ isOpen }: { isOpen: boolean }) {
+  const stats = usePlatformStats({ isEnabled: isOpen });
+  const value = (text: string) => (stats.isPending ? <Spinner size={14} /> : stats.isError ? "—" : text);
+  const data = stats.data;
+  return (
+    <>
+      <dl className={styles.stats} aria-busy={stats.isPending}>
+        <div>
+          <dt>Markets tracked</dt>
+          <dd data-testid="stat-markets" data-value={data?.markets_tracked ?? ""}>
+            {value(formatCount(data?.markets_tracked))}
+          </dd>
+        </div>
+        <div>
+          <dt>Freshness</dt>
+          <dd data-testid="stat-freshness" data-value={data?.freshness_seconds ?? ""}>
+            {value(data?.freshness_seconds === null ? "No sync yet" : formatDuration(data?.freshness_seconds))}
+          </dd>
+        </div>
+        <div>
+          <dt>Archive start</dt>
+          <dd data-testid="stat-archive-start" data-value={data?.archive_start ?? ""}>
+            {value(formatDate(data?.archive_start))}
+          </dd>
+        </div>
+        <div>
+          <dt>Sources</dt>
+          <dd data-testid="stat-sources">{value(String(data?.sources ?? 2))}</dd>
+        </div>
+      </dl>
+      {stats.isError ? (
+        <p className={styles.statsNote} role="alert">
+          Live figures are unavailable right now: {stats.error.message}
+        </p>
+      ) : (
+        <p className={styles.statsNote}>
+          Live from the warehouse: freshness is the time since the last successful snapshot; retention is unlimited.
+        </p>
+      )}
+    </>
+  );
+}
+
 export function AboutModal({ isOpen, onClose }: ModalProps) {
   return (
     <Modal isOpen={isOpen} onClose={onClose} title="About Epicenter" size="lg">
@@ -23,24 +70,7 @@ export function AboutModal({ isOpen, onClose }: ModalProps) {
         Epicenter archives and indexes the markets of Polymarket and Kalshi, with snapshots about every 10 minutes, and
         serves that archive to traders, researchers, developers and content creators.
       </p>
-      <dl className={styles.stats}>
-        <div>
-          <dt>Freshness</dt>
-          <dd>~10 min</dd>
-        </div>
-        <div>
-          <dt>Archive start</dt>
-          <dd>Oct 6, 2025</dd>
-        </div>
-        <div>
-          <dt>Sources</dt>
-          <dd>2</dd>
-        </div>
-        <div>
-          <dt>Retention</dt>
-          <dd>Unlimited</dd>
-        </div>
-      </dl>
+      <LiveStats isOpen={isOpen} />
       <h3 className={styles.heading}>Key features</h3>
       <ul className={styles.list}>
         {features.map((feature) => (

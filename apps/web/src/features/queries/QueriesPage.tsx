@@ -82,6 +82,7 @@ export function QueriesPage() {
           <input
             type="checkbox"
             role="switch"
+            aria-checked={showExamples}
             checked={showExamples}
             onChange={(event) => setShowExamples(event.target.checked)}
           />
@@ -184,7 +185,12 @@ export function QueriesPage() {
         onSave={(values) => {
           if (!editing) return;
           update.mutate(
-            { id: editing.id, title: values.title, description: values.description || null, is_public: values.isPublic },
+            {
+              id: editing.id,
+              title: values.title,
+              description: values.description || null,
+              is_public: values.isPublic,
+            },
             { onSuccess: () => setEditing(null) },
           );
         }}

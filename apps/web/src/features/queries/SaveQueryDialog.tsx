@@ -48,7 +48,6 @@ export function SaveQueryDialog({
 
   return (
     <Modal isOpen={isOpen} onClose={onClose} title={heading} size="md">
-      {/* biome-ignore lint/a11y/noStaticElementInteractions: the shortcut is for the whole form */}
       <form className={styles.saveForm} onSubmit={submit} onKeyDown={onKeyDown}>
         <Field
           label="Title"
@@ -72,6 +71,7 @@ export function SaveQueryDialog({
           <input
             type="checkbox"
             role="switch"
+            aria-checked={values.isPublic}
             checked={values.isPublic}
             onChange={(event) => setValues({ ...values, isPublic: event.target.checked })}
           />

@@ -33,10 +33,18 @@ export const useSavedQuery = (id: string | undefined) =>
   });
 
 export const useSqlDialect = () =>
-  useQuery({ queryKey: ["sql-dialect"], queryFn: () => apiRequest("/api/sql/dialect", ZSqlDialect), staleTime: Infinity });
+  useQuery({
+    queryKey: ["sql-dialect"],
+    queryFn: () => apiRequest("/api/sql/dialect", ZSqlDialect),
+    staleTime: Infinity,
+  });
 
 export const useCatalogTables = () =>
-  useQuery({ queryKey: ["tables", false], queryFn: () => apiRequest("/api/tables", ZTableList), staleTime: 5 * 60_000 });
+  useQuery({
+    queryKey: ["tables", false],
+    queryFn: () => apiRequest("/api/tables", ZTableList),
+    staleTime: 5 * 60_000,
+  });
 
 export interface SavedQueryDraft {
   title: string;

@@ -4,7 +4,12 @@
  * and save, save as or fork. A new query starts from the URL's prefill (Fork, the catalog,
  * dashboards, Seismo) or from the default template.
  */
-import { type ChartSpec, type QueryErrorDetails, type RunQueryResponse, ZQueryErrorDetails } from "@epicenter/contracts";
+import {
+  type ChartSpec,
+  type QueryErrorDetails,
+  type RunQueryResponse,
+  ZQueryErrorDetails,
+} from "@epicenter/contracts";
 import { ArrowLeft, BarChart3, Download, GitFork, Play, Save, Square, Table2 } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
@@ -146,7 +151,14 @@ function Editor({
   const onDialogSave = (values: SaveQueryValues) => {
     if (dialog === "save" && savedId && isOwner) {
       update.mutate(
-        { id: savedId, sql, chart, title: values.title, description: values.description || null, is_public: values.isPublic },
+        {
+          id: savedId,
+          sql,
+          chart,
+          title: values.title,
+          description: values.description || null,
+          is_public: values.isPublic,
+        },
         {
           onSuccess: () => {
             setTitle(values.title);
@@ -162,7 +174,7 @@ function Editor({
       {
         onSuccess: (created) => {
           setDialog(null);
-          navigate(`/queries/${created.id}`, { replace: savedId === null });
+          void navigate(`/queries/${created.id}`, { replace: savedId === null });
         },
       },
     );
@@ -191,6 +203,7 @@ function Editor({
         <Link to="/queries" className={styles.back} aria-label="Back to Queries">
           <ArrowLeft size={18} />
         </Link>
+        <h1 className="visually-hidden">{title}</h1>
         <input
           className={styles.title}
           value={title}
@@ -216,7 +229,13 @@ function Editor({
               Fork
             </Button>
           ) : (
-            <Button variant="secondary" size="sm" icon={<Save size={14} />} onClick={saveExisting} isLoading={update.isPending}>
+            <Button
+              variant="secondary"
+              size="sm"
+              icon={<Save size={14} />}
+              onClick={saveExisting}
+              isLoading={update.isPending}
+            >
               Save
             </Button>
           )}

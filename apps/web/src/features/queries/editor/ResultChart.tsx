@@ -28,7 +28,8 @@ export const SERIES_COLORS = ["#ff6a3d", "#4c82fb", "#27c28b", "#f5b942", "#c792
 /** A sensible first chart for a result: time or text on x, the numbers on y. */
 export function defaultChart(columns: readonly QueryColumn[]): ChartSpec | null {
   const numeric = columns.filter((column) => isNumericType(column.type));
-  const x = columns.find((column) => isTemporalType(column.type)) ?? columns.find((column) => !isNumericType(column.type));
+  const x =
+    columns.find((column) => isTemporalType(column.type)) ?? columns.find((column) => !isNumericType(column.type));
   const first = x ?? columns[0];
   const ys = numeric.filter((column) => column.name !== first?.name).slice(0, 3);
   if (!first || ys.length === 0) return null;
@@ -75,23 +76,28 @@ export function ResultChart({
   return (
     <div className={styles.chartPane}>
       <div className={styles.chartControls}>
-        <div className={styles.segmented} role="radiogroup" aria-label="Chart type">
+        <fieldset className={styles.segmented}>
+          <legend className="visually-hidden">Chart type</legend>
           {(["line", "bar", "area", "scatter"] as const).map((type) => (
-            <button
-              key={type}
-              type="button"
-              role="radio"
-              aria-checked={spec.type === type}
-              className={spec.type === type ? styles.segmentActive : styles.segment}
-              onClick={() => onChange({ ...spec, type })}
-            >
+            <label key={type} className={spec.type === type ? styles.segmentActive : styles.segment}>
+              <input
+                type="radio"
+                name="chart-type"
+                className="visually-hidden"
+                checked={spec.type === type}
+                onChange={() => onChange({ ...spec, type })}
+              />
               {type}
-            </button>
+            </label>
           ))}
-        </div>
+        </fieldset>
         <label className={styles.select}>
           <span>X</span>
-          <select value={spec.x} onChange={(event) => onChange({ ...spec, x: event.target.value })} aria-label="X column">
+          <select
+            value={spec.x}
+            onChange={(event) => onChange({ ...spec, x: event.target.value })}
+            aria-label="X column"
+          >
             {columns.map((column) => (
               <option key={column.name} value={column.name}>
                 {column.name}
@@ -146,7 +152,14 @@ export function renderChart(spec: ChartSpec, data: Record<string, unknown>[]) {
         <AreaChart data={data}>
           {axes}
           {spec.y.map((y, index) => (
-            <Area key={y} dataKey={y} stroke={color(index)} fill={color(index)} fillOpacity={0.18} isAnimationActive={false} />
+            <Area
+              key={y}
+              dataKey={y}
+              stroke={color(index)}
+              fill={color(index)}
+              fillOpacity={0.18}
+              isAnimationActive={false}
+            />
           ))}
         </AreaChart>
       );

@@ -24,7 +24,13 @@ export function formatCell(value: unknown): string {
   return String(value);
 }
 
-export function ResultsGrid({ columns, rows }: { columns: readonly QueryColumn[]; rows: readonly Record<string, unknown>[] }) {
+export function ResultsGrid({
+  columns,
+  rows,
+}: {
+  columns: readonly QueryColumn[];
+  rows: readonly Record<string, unknown>[];
+}) {
   const scroller = useRef<HTMLDivElement>(null);
   const widths = useMemo(() => columns.map((column) => widthOf(column, rows)), [columns, rows]);
   const totalWidth = INDEX_WIDTH + widths.reduce((sum, width) => sum + width, 0);
@@ -35,53 +41,60 @@ export function ResultsGrid({ columns, rows }: { columns: readonly QueryColumn[]
     overscan: 20,
   });
 
+  // Real table elements laid out as blocks, so rows can be positioned absolutely for the
+  // virtualizer while keeping table semantics for assistive technology.
   return (
-    <div ref={scroller} className={styles.grid} role="table" aria-label="Query results" aria-rowcount={rows.length + 1}>
-      <div className={styles.gridHeader} role="row" style={{ width: totalWidth }}>
-        <div className={styles.indexCell} style={{ width: INDEX_WIDTH }} />
-        {columns.map((column, index) => (
-          <div key={`${column.name}-${index}`} className={styles.headerCell} style={{ width: widths[index] }} role="columnheader">
-            <span className={styles.columnName}>{column.name}</span>
-            <span className={styles.columnType}>{simplifyType(column.type)}</span>
-          </div>
-        ))}
-      </div>
-      <div style={{ height: virtualizer.getTotalSize(), width: totalWidth, position: "relative" }}>
-        {virtualizer.getVirtualItems().map((item) => {
-          const row = rows[item.index] ?? {};
-          return (
-            <div
-              key={item.key}
-              className={styles.gridRow}
-              role="row"
-              style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT, width: totalWidth }}
-            >
-              <div className={styles.indexCell} style={{ width: INDEX_WIDTH }}>
-                {item.index + 1}
-              </div>
-              {columns.map((column, index) => {
-                const value = row[column.name];
-                const text = formatCell(value);
-                return (
-                  <div
-                    key={`${column.name}-${index}`}
-                    role="cell"
-                    title={text.length > 40 ? text : undefined}
-                    className={[
-                      styles.cell,
-                      isNumericType(column.type) ? styles.numeric : "",
-                      value === null || value === undefined ? styles.null : "",
-                    ].join(" ")}
-                    style={{ width: widths[index] }}
-                  >
-                    {text}
-                  </div>
-                );
-              })}
-            </div>
-          );
-        })}
-      </div>
+    <div ref={scroller} className={styles.grid}>
+      <table className={styles.gridTable} aria-label="Query results" aria-rowcount={rows.length + 1}>
+        <thead className={styles.gridHeader} style={{ width: totalWidth }}>
+          <tr className={styles.gridHeaderRow}>
+            <th className={styles.indexCell} style={{ width: INDEX_WIDTH }} aria-label="Row number" />
+            {columns.map((column, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: columns are positional and names may repeat
+              <th key={index} className={styles.headerCell} style={{ width: widths[index] }}>
+                <span className={styles.columnName}>{column.name}</span>
+                <span className={styles.columnType}>{simplifyType(column.type)}</span>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className={styles.gridBody} style={{ height: virtualizer.getTotalSize(), width: totalWidth }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const row = rows[item.index] ?? {};
+            return (
+              <tr
+                key={item.key}
+                className={styles.gridRow}
+                aria-rowindex={item.index + 2}
+                style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT, width: totalWidth }}
+              >
+                <td className={styles.indexCell} style={{ width: INDEX_WIDTH }}>
+                  {item.index + 1}
+                </td>
+                {columns.map((column, index) => {
+                  const value = row[column.name];
+                  const text = formatCell(value);
+                  return (
+                    <td
+                      // biome-ignore lint/suspicious/noArrayIndexKey: columns are positional and names may repeat
+                      key={index}
+                      title={text.length > 40 ? text : undefined}
+                      className={[
+                        styles.cell,
+                        isNumericType(column.type) ? styles.numeric : "",
+                        value === null || value === undefined ? styles.null : "",
+                      ].join(" ")}
+                      style={{ width: widths[index] }}
+                    >
+                      {text}
+                    </td>
+                  );
+                })}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
     </div>
   );
 }

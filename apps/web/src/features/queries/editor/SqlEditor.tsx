@@ -33,10 +33,19 @@ const theme = EditorView.theme(
     ".cm-gutters": { backgroundColor: "var(--bg)", color: "var(--text-faint)", border: "none" },
     ".cm-activeLine": { backgroundColor: "rgb(255 255 255 / 0.025)" },
     ".cm-activeLineGutter": { backgroundColor: "transparent", color: "var(--text-muted)" },
-    ".cm-selectionBackground, &.cm-focused .cm-selectionBackground": { backgroundColor: "rgb(255 106 61 / 0.22) !important" },
+    ".cm-selectionBackground, &.cm-focused .cm-selectionBackground": {
+      backgroundColor: "rgb(255 106 61 / 0.22) !important",
+    },
     ".cm-cursor": { borderLeftColor: "var(--accent)" },
-    ".cm-tooltip": { backgroundColor: "var(--surface-2)", border: "1px solid var(--border-strong)", borderRadius: "8px" },
-    ".cm-tooltip-autocomplete > ul > li[aria-selected]": { backgroundColor: "var(--accent-soft)", color: "var(--text)" },
+    ".cm-tooltip": {
+      backgroundColor: "var(--surface-2)",
+      border: "1px solid var(--border-strong)",
+      borderRadius: "8px",
+    },
+    ".cm-tooltip-autocomplete > ul > li[aria-selected]": {
+      backgroundColor: "var(--accent-soft)",
+      color: "var(--text)",
+    },
     ".cm-completionDetail": { color: "var(--text-faint)", fontStyle: "normal" },
     ".cm-lintRange-error": { backgroundImage: "none", textDecoration: "underline wavy var(--danger)" },
   },
@@ -56,7 +65,9 @@ const highlight = HighlightStyle.define([
 
 function dialectOf(vocabulary: SqlDialect | undefined): SQLDialect {
   return SQLDialect.define({
-    keywords: (vocabulary?.keywords ?? ["select", "from", "where", "group", "by", "order", "limit", "with", "as", "final"])
+    keywords: (
+      vocabulary?.keywords ?? ["select", "from", "where", "group", "by", "order", "limit", "with", "as", "final"]
+    )
       .map((keyword) => keyword.toLowerCase())
       .join(" "),
     builtin: (vocabulary?.functions ?? []).join(" "),
@@ -72,8 +83,10 @@ function dialectOf(vocabulary: SqlDialect | undefined): SQLDialect {
 function schemaOf(tables: readonly Table[]): SQLConfig["schema"] {
   const schema: Record<string, Record<string, string[]>> = {};
   for (const table of tables) {
-    const namespace = (schema[table.namespace] ??= {});
-    namespace[table.name] = table.columns.map((column) => column.name);
+    schema[table.namespace] = {
+      ...schema[table.namespace],
+      [table.name]: table.columns.map((column) => column.name),
+    };
   }
   return schema;
 }
@@ -107,8 +120,22 @@ export function SqlEditor({
       lintGutter(),
       Prec.highest(
         keymap.of([
-          { key: "Mod-Enter", run: () => (handlers.current.onRun(), true), preventDefault: true },
-          { key: "Mod-s", run: () => (handlers.current.onSave(), true), preventDefault: true },
+          {
+            key: "Mod-Enter",
+            preventDefault: true,
+            run: () => {
+              handlers.current.onRun();
+              return true;
+            },
+          },
+          {
+            key: "Mod-s",
+            preventDefault: true,
+            run: () => {
+              handlers.current.onSave();
+              return true;
+            },
+          },
           { key: "Tab", run: acceptCompletion },
           indentWithTab,
         ]),
@@ -126,7 +153,12 @@ export function SqlEditor({
       const line = view.state.doc.line(errorPosition.line);
       const from = Math.min(line.from + Math.max(0, errorPosition.column - 1), line.to);
       const to = Math.min(Math.max(from + 1, view.state.doc.toString().indexOf(" ", from)), line.to);
-      diagnostics.push({ from, to: to > from ? to : Math.min(from + 1, view.state.doc.length), severity: "error", message: errorPosition.message });
+      diagnostics.push({
+        from,
+        to: to > from ? to : Math.min(from + 1, view.state.doc.length),
+        severity: "error",
+        message: errorPosition.message,
+      });
     }
     view.dispatch(setDiagnostics(view.state, diagnostics));
   }, [errorPosition]);

@@ -1,0 +1,102 @@
+/**
+ * The dashboards of SPEC §2 as data, and running one tile. A tile's SQL goes through the
+ * one query service (`runQuery`, origin "dashboard"), the same sandbox and run record as
+ * the editor, so a dashboard can show nothing a user could not query themselves and its
+ * runs count in the statistics like any other.
+ */
+import type { Dashboard, DashboardSummary, DashboardTile, TileResult } from "@epicenter/contracts";
+import { rowsAsObjects } from "@epicenter/warehouse";
+import { type QueryServiceDeps, runQuery } from "../queries/run-query";
+import { KALSHI_PULSE_TILES } from "./kalshi-pulse";
+import { POLYMARKET_PULSE_TILES } from "./polymarket-pulse";
+
+/** Tiles are summaries; a top-N table never needs more rows than this. */
+const TILE_ROW_LIMIT = 500;
+
+const FIVE_MINUTES = 300;
+
+export const DASHBOARDS: readonly Dashboard[] = [
+  {
+    kind: "dashboard",
+    id: "polymarket-pulse",
+    title: "Polymarket Pulse",
+    description:
+      "Open markets by category and region, trading per hour and per day, and the busiest markets on Polymarket. Money in USDC.",
+    category: "monitoring",
+    refresh: "5min",
+    refresh_seconds: FIVE_MINUTES,
+    availability: "available",
+    source: "polymarket",
+    tile_count: POLYMARKET_PULSE_TILES.length,
+    tiles: [...POLYMARKET_PULSE_TILES],
+  },
+  {
+    kind: "dashboard",
+    id: "kalshi-pulse",
+    title: "Kalshi Pulse",
+    description:
+      "Open markets by category and region, contracts traded per hour and per day, open interest and the busiest markets on Kalshi.",
+    category: "monitoring",
+    refresh: "5min",
+    refresh_seconds: FIVE_MINUTES,
+    availability: "available",
+    source: "kalshi",
+    tile_count: KALSHI_PULSE_TILES.length,
+    tiles: [...KALSHI_PULSE_TILES],
+  },
+  {
+    kind: "dashboard",
+    id: "arbitrage-monitor",
+    title: "Cross-Platform Arbitrage",
+    description: "The same question priced differently on Polymarket and Kalshi, side by side.",
+    category: null,
+    refresh: null,
+    refresh_seconds: null,
+    availability: "coming_soon",
+    source: "both",
+    tile_count: 0,
+    tiles: [],
+  },
+];
+
+export function listDashboards(): DashboardSummary[] {
+  return DASHBOARDS.map(({ tiles: _tiles, ...summary }) => summary);
+}
+
+export function findDashboard(id: string): Dashboard | undefined {
+  return DASHBOARDS.find((dashboard) => dashboard.id === id);
+}
+
+export function findTile(dashboardId: string, tileId: string): DashboardTile | undefined {
+  return findDashboard(dashboardId)?.tiles.find((tile) => tile.id === tileId);
+}
+
+export async function runTile(
+  deps: QueryServiceDeps,
+  request: {
+    dashboardId: string;
+    tile: DashboardTile;
+    userId: string | null;
+    apiKeyId: string | null;
+    signal?: AbortSignal;
+  },
+): Promise<TileResult> {
+  const result = await runQuery(deps, {
+    sql: request.tile.query,
+    limit: TILE_ROW_LIMIT,
+    userId: request.userId,
+    apiKeyId: request.apiKeyId,
+    origin: "dashboard",
+    ...(request.signal ? { signal: request.signal } : {}),
+  });
+  return {
+    dashboard_id: request.dashboardId,
+    tile_id: request.tile.id,
+    columns: result.columns,
+    data: rowsAsObjects(result.columns, result.rows),
+    row_count: result.rowCount,
+    execution_time_ms: result.elapsedMs,
+    truncated: result.truncated,
+    ran_at: deps.clock().toISOString(),
+  };
+}

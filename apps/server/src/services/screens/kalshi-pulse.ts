@@ -1,0 +1,220 @@
+/**
+ * Kalshi Pulse: the spec's sample analytic questions written for Kalshi. What differs
+ * from Polymarket and shapes the SQL:
+ * - A market's text is its `title` plus `yes_sub_title` (the outcome label, e.g. a
+ *   temperature bracket), so keywords are matched on both.
+ * - `volume`, `volume_24h` and `open_interest` count contracts; prices are dollars 0–1,
+ *   so a contract's price is the market's probability and contracts × price is dollars.
+ * - Open means `status = 'active'`; settled markets move to determined, then finalized.
+ * - `volume` is cumulative, so activity in a window is its rise between snapshots.
+ */
+import type { DashboardTile } from "@epicenter/contracts";
+import { categoryExpression, regionExpression } from "../queries/examples";
+
+const TEXT = "concat(title, ' ', yes_sub_title)";
+const OPEN = "status = 'active'";
+
+export const KALSHI_PULSE_TILES: readonly DashboardTile[] = [
+  {
+    kind: "tile",
+    id: "open-markets",
+    title: "Open markets",
+    description: "Markets with status active in their latest snapshot.",
+    query: `SELECT count() AS open_markets
+FROM kalshi.markets_latest FINAL
+WHERE ${OPEN}`,
+    chart: { kind: "number", column: "open_markets" },
+    size: "sm",
+    formats: { open_markets: "count" },
+  },
+  {
+    kind: "tile",
+    id: "contracts-24h",
+    title: "24h volume",
+    description: "Contracts traded over the last 24 hours across open markets.",
+    query: `SELECT round(sum(ifNull(volume_24h, 0))) AS contracts_24h
+FROM kalshi.markets_latest FINAL
+WHERE ${OPEN}`,
+    chart: { kind: "number", column: "contracts_24h" },
+    size: "sm",
+    formats: { contracts_24h: "contracts" },
+  },
+  {
+    kind: "tile",
+    id: "open-interest",
+    title: "Open interest",
+    description: "Contracts outstanding across open markets.",
+    query: `SELECT round(sum(ifNull(open_interest, 0))) AS open_interest
+FROM kalshi.markets_latest FINAL
+WHERE ${OPEN}`,
+    chart: { kind: "number", column: "open_interest" },
+    size: "sm",
+    formats: { open_interest: "contracts" },
+  },
+  {
+    kind: "tile",
+    id: "markets-traded-24h",
+    title: "Markets traded, last 24h",
+    description: "Markets whose cumulative volume rose over the last day.",
+    query: `SELECT countIf(traded > 0) AS markets_traded
+FROM (
+  SELECT ticker, max(volume) - min(volume) AS traded
+  FROM kalshi.markets
+  WHERE sync_timestamp >= now() - INTERVAL 1 DAY
+  GROUP BY ticker
+)`,
+    chart: { kind: "number", column: "markets_traded" },
+    size: "sm",
+    formats: { markets_traded: "count" },
+  },
+  {
+    kind: "tile",
+    id: "trading-per-hour",
+    title: "Trading per hour, last 24 hours",
+    description: "Contracts traded and markets traded per hour, from the rise of cumulative volume.",
+    query: `WITH per_market AS (
+  SELECT
+    ticker,
+    toStartOfHour(sync_timestamp) AS hour,
+    max(volume) - min(volume) AS traded
+  FROM kalshi.markets
+  WHERE sync_timestamp >= now() - INTERVAL 1 DAY
+  GROUP BY ticker, hour
+)
+SELECT
+  hour,
+  round(sum(traded)) AS contracts,
+  countIf(traded > 0) AS markets_traded
+FROM per_market
+GROUP BY hour
+ORDER BY hour`,
+    chart: { kind: "chart", type: "area", x: "hour", y: ["contracts", "markets_traded"] },
+    size: "lg",
+    formats: { hour: "datetime", contracts: "contracts", markets_traded: "count" },
+  },
+  {
+    kind: "tile",
+    id: "open-markets-by-category",
+    title: "Open markets by category",
+    description: "Politics, Crypto, Sports, Finance and Other, by keywords in the title and yes_sub_title.",
+    query: `SELECT
+  ${categoryExpression(TEXT)} AS category,
+  count() AS markets,
+  round(sum(ifNull(volume_24h, 0))) AS contracts_24h
+FROM kalshi.markets_latest FINAL
+WHERE ${OPEN}
+GROUP BY category
+ORDER BY contracts_24h DESC`,
+    chart: { kind: "chart", type: "bar", x: "category", y: ["contracts_24h", "markets"] },
+    size: "md",
+    formats: { markets: "count", contracts_24h: "contracts" },
+  },
+  {
+    kind: "tile",
+    id: "markets-per-region",
+    title: "Markets per region",
+    description: "Open markets in USA, UK, China, Europe and Global, by keywords in the title and yes_sub_title.",
+    query: `SELECT
+  ${regionExpression(TEXT)} AS region,
+  count() AS markets,
+  round(sum(ifNull(volume_24h, 0))) AS contracts_24h
+FROM kalshi.markets_latest FINAL
+WHERE ${OPEN}
+GROUP BY region
+ORDER BY markets DESC`,
+    chart: { kind: "chart", type: "bar", x: "region", y: ["markets", "contracts_24h"] },
+    size: "md",
+    formats: { markets: "count", contracts_24h: "contracts" },
+  },
+  {
+    kind: "tile",
+    id: "daily-activity-7d",
+    title: "Daily activity, last 7 days",
+    description: "Markets traded and contracts traded per day.",
+    query: `WITH daily AS (
+  SELECT
+    toDate(sync_timestamp) AS day,
+    ticker,
+    max(volume) - min(volume) AS traded,
+    avg(last_price_dollars) AS yes_price
+  FROM kalshi.markets
+  WHERE sync_timestamp >= now() - INTERVAL 7 DAY
+  GROUP BY day, ticker
+)
+SELECT
+  day,
+  countIf(traded > 0) AS markets_traded,
+  round(sum(traded)) AS contracts,
+  round(avg(yes_price), 4) AS avg_yes_probability
+FROM daily
+GROUP BY day
+ORDER BY day`,
+    chart: { kind: "chart", type: "line", x: "day", y: ["contracts", "markets_traded"] },
+    size: "lg",
+    formats: { day: "datetime", markets_traded: "count", contracts: "contracts", avg_yes_probability: "probability" },
+  },
+  {
+    kind: "tile",
+    id: "avg-yes-probability-7d",
+    title: "Average yes probability, last 7 days",
+    description: "Mean last Yes price (dollars, 0–1) across active markets per day.",
+    query: `SELECT
+  toDate(sync_timestamp) AS day,
+  round(avg(last_price_dollars), 4) AS avg_yes_probability
+FROM kalshi.markets
+WHERE sync_timestamp >= now() - INTERVAL 7 DAY AND ${OPEN} AND last_price_dollars IS NOT NULL
+GROUP BY day
+ORDER BY day`,
+    chart: { kind: "chart", type: "line", x: "day", y: ["avg_yes_probability"] },
+    size: "md",
+    formats: { day: "datetime", avg_yes_probability: "probability" },
+  },
+  {
+    kind: "tile",
+    id: "platforms",
+    title: "Open markets and volume per platform",
+    description: "Both venues side by side; Kalshi's 24h volume is contracts × last price, in dollars.",
+    query: `SELECT
+  'Kalshi' AS platform,
+  count() AS open_markets,
+  round(sum(ifNull(volume_24h, 0) * ifNull(last_price_dollars, 0))) AS volume_24h_usd
+FROM kalshi.markets_latest FINAL
+WHERE ${OPEN}
+UNION ALL
+SELECT
+  'Polymarket' AS platform,
+  count() AS open_markets,
+  round(sum(ifNull(volume24hr, 0))) AS volume_24h_usd
+FROM polymarket.markets_latest FINAL
+WHERE NOT ifNull(closed, false)`,
+    chart: { kind: "chart", type: "bar", x: "platform", y: ["open_markets", "volume_24h_usd"] },
+    size: "md",
+    formats: { open_markets: "count", volume_24h_usd: "usd" },
+  },
+  {
+    kind: "tile",
+    id: "top-markets-24h",
+    title: "Top markets by 24h volume",
+    description: "The busiest active markets right now; prices in dollars, volume in contracts.",
+    query: `SELECT
+  ticker,
+  title,
+  yes_sub_title,
+  last_price_dollars,
+  volume_24h,
+  open_interest,
+  close_time
+FROM kalshi.markets_latest FINAL
+WHERE ${OPEN}
+ORDER BY volume_24h DESC NULLS LAST
+LIMIT 10`,
+    chart: { kind: "table" },
+    size: "lg",
+    formats: {
+      last_price_dollars: "price",
+      volume_24h: "contracts",
+      open_interest: "contracts",
+      close_time: "datetime",
+    },
+  },
+];

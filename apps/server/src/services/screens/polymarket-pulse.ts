@@ -1,0 +1,208 @@
+/**
+ * Polymarket Pulse: the spec's sample analytic questions (SPEC §2 /dashboards) for
+ * Polymarket, as tiles. Money is USDC; `volume` is cumulative since the market opened,
+ * so activity in a window is the rise of `volume` between the window's snapshots (the
+ * snapshots carry no trade list).
+ */
+import type { DashboardTile } from "@epicenter/contracts";
+import { categoryExpression, regionExpression } from "../queries/examples";
+
+const OPEN = "NOT ifNull(closed, false)";
+
+export const POLYMARKET_PULSE_TILES: readonly DashboardTile[] = [
+  {
+    kind: "tile",
+    id: "open-markets",
+    title: "Open markets",
+    description: "Markets still trading in their latest snapshot.",
+    query: `SELECT count() AS open_markets
+FROM polymarket.markets_latest FINAL
+WHERE ${OPEN}`,
+    chart: { kind: "number", column: "open_markets" },
+    size: "sm",
+    formats: { open_markets: "count" },
+  },
+  {
+    kind: "tile",
+    id: "volume-24h",
+    title: "24h volume",
+    description: "Sum of volume24hr over open markets, in USDC.",
+    query: `SELECT round(sum(ifNull(volume24hr, 0))) AS volume_24h
+FROM polymarket.markets_latest FINAL
+WHERE ${OPEN}`,
+    chart: { kind: "number", column: "volume_24h" },
+    size: "sm",
+    formats: { volume_24h: "usd" },
+  },
+  {
+    kind: "tile",
+    id: "markets-traded-24h",
+    title: "Markets traded, last 24h",
+    description: "Markets whose cumulative volume rose over the last day.",
+    query: `SELECT countIf(traded > 0) AS markets_traded
+FROM (
+  SELECT id, max(volume) - min(volume) AS traded
+  FROM polymarket.markets
+  WHERE sync_timestamp >= now() - INTERVAL 1 DAY
+  GROUP BY id
+)`,
+    chart: { kind: "number", column: "markets_traded" },
+    size: "sm",
+    formats: { markets_traded: "count" },
+  },
+  {
+    kind: "tile",
+    id: "open-events",
+    title: "Open events",
+    description: "Events (question groups) not yet closed.",
+    query: `SELECT count() AS open_events
+FROM polymarket.events_latest FINAL
+WHERE NOT ifNull(closed, false)`,
+    chart: { kind: "number", column: "open_events" },
+    size: "sm",
+    formats: { open_events: "count" },
+  },
+  {
+    kind: "tile",
+    id: "trading-per-hour",
+    title: "Trading per hour, last 24 hours",
+    description: "Volume traded (USDC) and markets traded per hour, from the rise of cumulative volume.",
+    query: `WITH per_market AS (
+  SELECT
+    id,
+    toStartOfHour(sync_timestamp) AS hour,
+    max(volume) - min(volume) AS traded
+  FROM polymarket.markets
+  WHERE sync_timestamp >= now() - INTERVAL 1 DAY
+  GROUP BY id, hour
+)
+SELECT
+  hour,
+  round(sum(traded)) AS volume,
+  countIf(traded > 0) AS markets_traded
+FROM per_market
+GROUP BY hour
+ORDER BY hour`,
+    chart: { kind: "chart", type: "area", x: "hour", y: ["volume", "markets_traded"] },
+    size: "lg",
+    formats: { hour: "datetime", volume: "usd", markets_traded: "count" },
+  },
+  {
+    kind: "tile",
+    id: "open-markets-by-category",
+    title: "Open markets by category",
+    description: "Politics, Crypto, Sports, Finance and Other, by keywords in the question.",
+    query: `SELECT
+  ${categoryExpression("question")} AS category,
+  count() AS markets,
+  round(sum(ifNull(volume24hr, 0))) AS volume_24h
+FROM polymarket.markets_latest FINAL
+WHERE ${OPEN}
+GROUP BY category
+ORDER BY volume_24h DESC`,
+    chart: { kind: "chart", type: "bar", x: "category", y: ["volume_24h", "markets"] },
+    size: "md",
+    formats: { markets: "count", volume_24h: "usd" },
+  },
+  {
+    kind: "tile",
+    id: "markets-per-region",
+    title: "Markets per region",
+    description: "Open markets in USA, UK, China, Europe and Global, by keywords in the question.",
+    query: `SELECT
+  ${regionExpression("question")} AS region,
+  count() AS markets,
+  round(sum(ifNull(volume24hr, 0))) AS volume_24h
+FROM polymarket.markets_latest FINAL
+WHERE ${OPEN}
+GROUP BY region
+ORDER BY markets DESC`,
+    chart: { kind: "chart", type: "bar", x: "region", y: ["markets", "volume_24h"] },
+    size: "md",
+    formats: { markets: "count", volume_24h: "usd" },
+  },
+  {
+    kind: "tile",
+    id: "daily-activity-7d",
+    title: "Daily activity, last 7 days",
+    description: "Markets traded and volume traded per day.",
+    query: `WITH daily AS (
+  SELECT
+    toDate(sync_timestamp) AS day,
+    id,
+    max(volume) - min(volume) AS traded,
+    avg(yes_probability) AS yes_probability
+  FROM polymarket.markets
+  WHERE sync_timestamp >= now() - INTERVAL 7 DAY
+  GROUP BY day, id
+)
+SELECT
+  day,
+  countIf(traded > 0) AS markets_traded,
+  round(sum(traded)) AS volume,
+  round(avg(yes_probability), 4) AS avg_yes_probability
+FROM daily
+GROUP BY day
+ORDER BY day`,
+    chart: { kind: "chart", type: "line", x: "day", y: ["volume", "markets_traded"] },
+    size: "lg",
+    formats: { day: "datetime", markets_traded: "count", volume: "usd", avg_yes_probability: "probability" },
+  },
+  {
+    kind: "tile",
+    id: "avg-yes-probability-7d",
+    title: "Average yes probability, last 7 days",
+    description: "Mean price of Yes across markets per day (0–1).",
+    query: `SELECT
+  toDate(sync_timestamp) AS day,
+  round(avg(yes_probability), 4) AS avg_yes_probability
+FROM polymarket.markets
+WHERE sync_timestamp >= now() - INTERVAL 7 DAY AND yes_probability IS NOT NULL
+GROUP BY day
+ORDER BY day`,
+    chart: { kind: "chart", type: "line", x: "day", y: ["avg_yes_probability"] },
+    size: "md",
+    formats: { day: "datetime", avg_yes_probability: "probability" },
+  },
+  {
+    kind: "tile",
+    id: "platforms",
+    title: "Open markets and volume per platform",
+    description: "Both venues side by side; Kalshi's 24h volume is contracts × last price, in dollars.",
+    query: `SELECT
+  'Polymarket' AS platform,
+  count() AS open_markets,
+  round(sum(ifNull(volume24hr, 0))) AS volume_24h_usd
+FROM polymarket.markets_latest FINAL
+WHERE ${OPEN}
+UNION ALL
+SELECT
+  'Kalshi' AS platform,
+  count() AS open_markets,
+  round(sum(ifNull(volume_24h, 0) * ifNull(last_price_dollars, 0))) AS volume_24h_usd
+FROM kalshi.markets_latest FINAL
+WHERE status = 'active'`,
+    chart: { kind: "chart", type: "bar", x: "platform", y: ["open_markets", "volume_24h_usd"] },
+    size: "md",
+    formats: { open_markets: "count", volume_24h_usd: "usd" },
+  },
+  {
+    kind: "tile",
+    id: "top-markets-24h",
+    title: "Top markets by 24h volume",
+    description: "The busiest open markets right now.",
+    query: `SELECT
+  question,
+  round(yes_probability, 3) AS yes_probability,
+  round(volume24hr) AS volume_24h,
+  round(liquidity) AS liquidity,
+  endDate AS end_date
+FROM polymarket.markets_latest FINAL
+WHERE ${OPEN}
+ORDER BY volume24hr DESC NULLS LAST
+LIMIT 10`,
+    chart: { kind: "table" },
+    size: "lg",
+    formats: { yes_probability: "probability", volume_24h: "usd", liquidity: "usd", end_date: "datetime" },
+  },
+];

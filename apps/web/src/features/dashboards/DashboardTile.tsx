@@ -1,0 +1,138 @@
+/**
+ * One tile: its query's result drawn as a number, a chart or a table, its error shown in
+ * the tile (a failing tile never takes the dashboard down), and a link that opens its SQL
+ * in the editor.
+ */
+import type { DashboardTile, TileResult } from "@epicenter/contracts";
+import { AlertTriangle, SquareArrowOutUpRight } from "lucide-react";
+import { Link } from "react-router";
+import { Chart, seriesLabel } from "../../ui/Chart";
+import { editorUrl } from "../../ui/editor-link";
+import { formatValue } from "../../ui/format";
+import { Spinner } from "../../ui/Spinner";
+import { useTileResult } from "./api";
+import styles from "./dashboards.module.css";
+
+export function DashboardTileCard({
+  dashboardId,
+  tile,
+  refreshSeconds,
+}: {
+  dashboardId: string;
+  tile: DashboardTile;
+  refreshSeconds: number | null;
+}) {
+  const result = useTileResult(dashboardId, tile.id, refreshSeconds);
+  const state = result.isError
+    ? "error"
+    : result.isPending
+      ? "loading"
+      : result.data.row_count === 0
+        ? "empty"
+        : "ready";
+  return (
+    <article
+      className={`${styles.tile} ${styles[tile.size]} ${tile.chart.kind === "number" ? styles.numberTile : ""}`}
+      data-testid="dashboard-tile"
+      data-tile-id={tile.id}
+      data-state={state}
+      aria-label={tile.title}
+    >
+      <header className={styles.tileHeader}>
+        <div className={styles.tileTitle}>
+          <h2>{tile.title}</h2>
+          {tile.description && tile.chart.kind !== "number" ? <p>{tile.description}</p> : null}
+        </div>
+        <Link
+          to={editorUrl(tile.query, tile.title)}
+          className={styles.openInEditor}
+          aria-label={`Open “${tile.title}” in the editor`}
+          title="Open in editor"
+        >
+          <SquareArrowOutUpRight size={14} />
+        </Link>
+      </header>
+      <div className={styles.tileBody}>
+        {result.isError ? (
+          <div className={styles.tileError} role="alert" data-testid="tile-error">
+            <AlertTriangle size={15} />
+            <span>{result.error.message}</span>
+          </div>
+        ) : result.isPending ? (
+          <div className={styles.tileLoading}>
+            <Spinner size={18} />
+          </div>
+        ) : result.data.row_count === 0 ? (
+          <div className={styles.tileLoading}>No rows yet: the archive has no data for this window.</div>
+        ) : (
+          <TileView tile={tile} result={result.data} />
+        )}
+      </div>
+      {tile.chart.kind === "number" && tile.description ? (
+        <p className={styles.numberHint}>{tile.description}</p>
+      ) : null}
+    </article>
+  );
+}
+
+function TileView({ tile, result }: { tile: DashboardTile; result: TileResult }) {
+  const view = tile.chart;
+  switch (view.kind) {
+    case "number":
+      return (
+        <p className={styles.number} data-testid="tile-number">
+          {formatValue(result.data[0]?.[view.column], tile.formats[view.column])}
+        </p>
+      );
+    case "chart":
+      return (
+        <div className={styles.chart}>
+          <Chart
+            type={view.type}
+            rows={result.data}
+            x={view.x}
+            y={view.y}
+            formats={tile.formats}
+            height={tile.size === "lg" ? 280 : 240}
+          />
+        </div>
+      );
+    case "table":
+      return (
+        <div className={styles.tableWrap}>
+          <table className={styles.table}>
+            <thead>
+              <tr>
+                {result.columns.map((column) => (
+                  <th key={column.name} className={isNumeric(tile, column.name) ? styles.numeric : undefined}>
+                    {seriesLabel(column.name)}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {result.data.map((row, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: rows are ranked, the rank is the identity
+                <tr key={index}>
+                  {result.columns.map((column) => (
+                    <td key={column.name} className={isNumeric(tile, column.name) ? styles.numeric : styles.text}>
+                      {formatValue(row[column.name], tile.formats[column.name])}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      );
+    default: {
+      const unknown: never = view;
+      throw new Error(`unknown tile view ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+function isNumeric(tile: DashboardTile, column: string): boolean {
+  const format = tile.formats[column];
+  return format !== undefined && format !== "text" && format !== "datetime";
+}

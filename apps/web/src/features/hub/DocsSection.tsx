@@ -1,0 +1,222 @@
+/**
+ * Docs (SPEC §2 hub docs): quick start (Seismo or SQL), the required latest-row pattern
+ * and the faster latest-state tables, tables and primary keys, and tips. The share of
+ * Kalshi markets that never traded is computed from the warehouse, not written down.
+ */
+import { Brain, Code2, SquareArrowOutUpRight } from "lucide-react";
+import { Link } from "react-router";
+import { CodeBlock } from "../../ui/CodeBlock";
+import { editorUrl } from "../../ui/editor-link";
+import { Spinner } from "../../ui/Spinner";
+import { usePlatformStats } from "./api";
+import styles from "./hub.module.css";
+
+const LATEST_ROW_PATTERN = `SELECT id, question, yes_probability, volume24hr, sync_timestamp
+FROM (
+  SELECT
+    *,
+    row_number() OVER (PARTITION BY id ORDER BY sync_timestamp DESC) AS rn
+  FROM polymarket.markets
+  WHERE sync_timestamp >= now() - INTERVAL 1 DAY
+)
+WHERE rn = 1
+ORDER BY volume24hr DESC NULLS LAST
+LIMIT 20`;
+
+const LATEST_TABLE = `SELECT ticker, title, yes_sub_title, last_price_dollars, volume_24h
+FROM kalshi.markets_latest FINAL
+WHERE status = 'active'
+ORDER BY volume_24h DESC NULLS LAST
+LIMIT 20`;
+
+const TABLE_KEYS: ReadonlyArray<[string, string, string]> = [
+  ["polymarket.events", "id", "one row per event per sync"],
+  ["polymarket.markets", "id", "one row per market per sync; event_id → events.id"],
+  ["kalshi.events", "event_ticker", "one row per event per sync"],
+  ["kalshi.markets", "ticker", "one row per market per sync; event_ticker → events"],
+  ["polymarket.events_latest", "id", "newest snapshot per event (FINAL)"],
+  ["polymarket.markets_latest", "id", "newest snapshot per market (FINAL)"],
+  ["kalshi.events_latest", "event_ticker", "newest snapshot per event (FINAL)"],
+  ["kalshi.markets_latest", "ticker", "newest snapshot per market (FINAL)"],
+];
+
+function OpenInEditor({ sql, title }: { sql: string; title: string }) {
+  return (
+    <Link to={editorUrl(sql, title)} className={styles.inlineAction}>
+      <SquareArrowOutUpRight size={12} /> Open in editor
+    </Link>
+  );
+}
+
+function ZeroVolumeShare() {
+  const stats = usePlatformStats();
+  if (stats.isPending) return <Spinner size={11} />;
+  const kalshi = stats.data?.by_source.kalshi;
+  if (!kalshi || kalshi.markets === 0) return <strong>—</strong>;
+  const share = (kalshi.zero_volume_markets / kalshi.markets) * 100;
+  return (
+    <strong data-testid="kalshi-zero-volume-share" title={`${kalshi.zero_volume_markets} of ${kalshi.markets} markets`}>
+      {share.toFixed(0)}%
+    </strong>
+  );
+}
+
+export function DocsSection() {
+  return (
+    <div className={styles.doc}>
+      <section>
+        <h2>Quick start</h2>
+        <div className={styles.quickStart}>
+          <Link to="/intelligence" className={styles.quickCard}>
+            <Brain size={18} />
+            <h3>Ask Seismo</h3>
+            <p>
+              Describe what you want in plain words. Seismo, the AI assistant, writes the SQL for you or analyses the
+              data and explains what it found. Best when you are exploring.
+            </p>
+          </Link>
+          <Link to="/queries/new" className={styles.quickCard}>
+            <Code2 size={18} />
+            <h3>Write SQL</h3>
+            <p>
+              Open the editor and query the tables directly in the ClickHouse dialect. Best when you know what you need,
+              and for anything you want to save, share or call from the API.
+            </p>
+          </Link>
+        </div>
+      </section>
+
+      <section>
+        <h2>The latest-row pattern (required)</h2>
+        <p>
+          The snapshot tables hold one row per market <em>per sync run</em>, so a plain <code>count()</code> or{" "}
+          <code>avg()</code> counts every snapshot. To read the current state, number each object's rows by{" "}
+          <code>sync_timestamp</code>, newest first, and keep row 1:
+        </p>
+        <CodeBlock
+          code={LATEST_ROW_PATTERN}
+          caption="row_number() OVER (PARTITION BY id ORDER BY sync_timestamp DESC)"
+          actions={<OpenInEditor sql={LATEST_ROW_PATTERN} title="Latest snapshot per market" />}
+        />
+        <p>
+          Faster: each snapshot table has a latest-state twin (<code>*_latest</code>) holding only the newest snapshot
+          of each object. Read it with <code>FINAL</code> so rows not yet merged are collapsed:
+        </p>
+        <CodeBlock
+          code={LATEST_TABLE}
+          caption="kalshi.markets_latest FINAL"
+          actions={<OpenInEditor sql={LATEST_TABLE} title="Busiest Kalshi markets" />}
+        />
+      </section>
+
+      <section>
+        <h2>Tables and primary keys</h2>
+        <div className={styles.tableWrap}>
+          <table className={styles.table}>
+            <thead>
+              <tr>
+                <th>Table</th>
+                <th>Primary key</th>
+                <th>Rows</th>
+              </tr>
+            </thead>
+            <tbody>
+              {TABLE_KEYS.map(([table, key, note]) => (
+                <tr key={table}>
+                  <td>
+                    <Link to={`/datasets/${table.replace(".", "-")}`} className="mono">
+                      {table}
+                    </Link>
+                  </td>
+                  <td>
+                    <code>{key}</code>
+                  </td>
+                  <td className={styles.muted}>{note}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <p className={styles.muted}>
+          Every snapshot row carries <code>sync_timestamp</code> (UTC). Column-by-column descriptions are in the{" "}
+          <Link to="/datasets" className={styles.link}>
+            Data Catalog
+          </Link>
+          .
+        </p>
+      </section>
+
+      <section>
+        <h2>Tips</h2>
+        <div className={styles.tips}>
+          <article>
+            <h3>ClickHouse dialect</h3>
+            <ul>
+              <li>
+                Time windows: <code>WHERE sync_timestamp &gt;= now() - INTERVAL 1 DAY</code>; buckets with{" "}
+                <code>toStartOfHour()</code> and <code>toDate()</code>.
+              </li>
+              <li>
+                Handy aggregates: <code>countIf()</code>, <code>uniqExact()</code>,{" "}
+                <code>argMax(x, sync_timestamp)</code> (the latest value of x).
+              </li>
+              <li>
+                Arrays: <code>outcomePrices[1]</code> (1-based), <code>has(tags, 'Politics')</code>.
+              </li>
+              <li>
+                JSON: <code>JSONExtractString(raw, 'field')</code> reads any upstream field without a column.
+              </li>
+            </ul>
+          </article>
+          <article>
+            <h3>Kalshi quirks</h3>
+            <ul>
+              <li>
+                Prices are dollars from 0 to 1 (<code>last_price_dollars</code>); a price is the probability of Yes.
+              </li>
+              <li>
+                <code>volume</code>, <code>volume_24h</code> and <code>open_interest</code> count contracts, not
+                dollars: multiply by a price for dollars.
+              </li>
+              <li>
+                <code>liquidity</code> is in cents and can be negative; Kalshi deprecated it, so recent snapshots are 0
+                or NULL.
+              </li>
+              <li>
+                A market's question is <code>title</code> plus <code>yes_sub_title</code> (the outcome of Yes).
+              </li>
+              <li>
+                Open is <code>status = 'active'</code>; settled markets move through determined, settled and finalized.
+              </li>
+              <li>
+                <ZeroVolumeShare /> of Kalshi markets in the archive have zero volume: filter on{" "}
+                <code>volume &gt; 0</code> when you mean traded markets.
+              </li>
+            </ul>
+          </article>
+          <article>
+            <h3>Best practices</h3>
+            <ul>
+              <li>
+                Always add a <code>LIMIT</code>; 20 to 100 rows is the recommended range for exploring.
+              </li>
+              <li>
+                Filter the snapshot tables on <code>sync_timestamp</code> first: the tables are ordered by day, so a
+                window reads only its days.
+              </li>
+              <li>
+                Use <code>*_latest FINAL</code> for the current state instead of scanning history.
+              </li>
+              <li>
+                Polymarket omits zero values: wrap volumes and <code>closed</code> in <code>ifNull()</code>.
+              </li>
+              <li>
+                Avoid <code>SELECT *</code> on the snapshot tables: <code>raw</code> is large.
+              </li>
+            </ul>
+          </article>
+        </div>
+      </section>
+    </div>
+  );
+}

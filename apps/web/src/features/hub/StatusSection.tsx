@@ -1,0 +1,237 @@
+/**
+ * System & Data (SPEC §2 hub status): API status with response time from `/health`,
+ * totals, a card per source, and backfill progress; everything rechecked every 30 s. A
+ * failed health check shows the API as Offline / Down, never an error page.
+ */
+import type { SourceSync, SyncStatusResponse } from "@epicenter/contracts";
+import { AlertTriangle, Database, Layers, Radio, Server } from "lucide-react";
+import { useEffect, useState } from "react";
+import { formatRelative } from "../../lib/time";
+import { Badge, type BadgeTone } from "../../ui/Badge";
+import { EmptyState } from "../../ui/EmptyState";
+import { formatCount } from "../../ui/format";
+import { SourceMark } from "../../ui/SourceMark";
+import { Spinner } from "../../ui/Spinner";
+import { StatTile } from "../../ui/StatTile";
+import { type HealthCheck, STATUS_POLL_MS, useHealthCheck, useSyncStatus } from "./api";
+import styles from "./hub.module.css";
+
+const SNAPSHOT_TABLES = ["polymarket.events", "polymarket.markets", "kalshi.events", "kalshi.markets"];
+
+/** The source states of SPEC §4: syncing, backfilling, idle, unknown (anything else). */
+export function sourceState(status: string): { label: string; tone: BadgeTone } {
+  switch (status) {
+    case "syncing":
+      return { label: "Syncing", tone: "info" };
+    case "backfilling":
+      return { label: "Backfilling", tone: "warning" };
+    case "idle":
+      return { label: "Idle", tone: "success" };
+    default:
+      return { label: "Unknown", tone: "neutral" };
+  }
+}
+
+export function totalRecords(status: SyncStatusResponse): number {
+  return SNAPSHOT_TABLES.reduce((sum, table) => sum + (status.table_counts[table] ?? 0), 0);
+}
+
+function useNow(ms: number): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(new Date()), ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+  return now;
+}
+
+function ApiStatus({ check }: { check: HealthCheck | undefined }) {
+  if (!check) {
+    return (
+      <Badge tone="neutral" hasDot>
+        Checking
+      </Badge>
+    );
+  }
+  return check.isOnline ? (
+    <Badge tone="success" hasDot>
+      Online
+    </Badge>
+  ) : (
+    <Badge tone="danger" hasDot>
+      Offline
+    </Badge>
+  );
+}
+
+export function StatusSection() {
+  const health = useHealthCheck();
+  const sync = useSyncStatus();
+  const now = useNow(10_000);
+  const check = health.data;
+  const status = sync.data;
+
+  return (
+    <div className={styles.stack} data-testid="status-section">
+      <div className={styles.statGrid}>
+        <StatTile
+          testId="api-status"
+          icon={<Server size={13} />}
+          label="API Status"
+          value={check ? (check.isOnline ? "Operational" : "Down") : "Checking…"}
+          hint={
+            <span className={styles.inline}>
+              <ApiStatus check={check} />
+              {check ? <span data-testid="response-time">{check.responseMs} ms</span> : null}
+            </span>
+          }
+        />
+        <StatTile
+          testId="total-records"
+          icon={<Database size={13} />}
+          label="Total Records"
+          value={status ? formatCount(totalRecords(status)) : "—"}
+          hint="snapshot rows across the four tables"
+        />
+        <StatTile
+          testId="data-sources"
+          icon={<Layers size={13} />}
+          label="Data Sources"
+          value="2"
+          hint="Polymarket and Kalshi"
+        />
+        <StatTile
+          testId="active-markets"
+          icon={<Radio size={13} />}
+          label="Active Markets"
+          value={
+            status
+              ? formatCount(status.sources.polymarket.open_events_tracked + status.sources.kalshi.open_events_tracked)
+              : "—"
+          }
+          hint="open events tracked"
+        />
+      </div>
+
+      {sync.isPending ? (
+        <div className={styles.loadingRow}>
+          <Spinner /> Loading sync status…
+        </div>
+      ) : sync.isError ? (
+        <EmptyState icon={<AlertTriangle size={20} />} title="Sync status is unavailable" tone="danger">
+          {check && !check.isOnline ? "The API is down." : sync.error.message} It is rechecked every 30 seconds.
+        </EmptyState>
+      ) : (
+        <>
+          <div className={styles.sourceGrid}>
+            <SourceCard name="Polymarket" source={status?.sources.polymarket} now={now} />
+            <SourceCard name="Kalshi" source={status?.sources.kalshi} now={now} />
+          </div>
+          {status ? <Backfill status={status} /> : null}
+        </>
+      )}
+
+      <p className={styles.footnote} data-testid="checked-at">
+        Rechecked every {STATUS_POLL_MS / 1000} s
+        {check ? ` · last checked ${new Date(check.checkedAt).toLocaleTimeString("en-US", { hour12: false })}` : ""}
+        {check?.health
+          ? ` · warehouse ${check.health.warehouse.engine}, schema v${check.health.warehouse.schema_version ?? "—"}`
+          : ""}
+      </p>
+    </div>
+  );
+}
+
+function SourceCard({
+  name,
+  source,
+  now,
+}: {
+  name: "Polymarket" | "Kalshi";
+  source: SourceSync | undefined;
+  now: Date;
+}) {
+  if (!source) return null;
+  const state = sourceState(source.status);
+  const lastRun = source.recent_runs[0];
+  return (
+    <section className={styles.sourceCard} data-testid={`source-${name.toLowerCase()}`} aria-label={name}>
+      <header className={styles.sourceHeader}>
+        <SourceMark source={name} size={36} />
+        <div>
+          <h2>{name}</h2>
+          <p className={styles.muted}>
+            Last sync{" "}
+            <time
+              dateTime={source.last_sync ?? ""}
+              data-testid="last-sync"
+              data-last-sync={source.last_sync ?? ""}
+              title={source.last_sync ?? "never"}
+            >
+              {formatRelative(source.last_sync, now)}
+            </time>
+          </p>
+        </div>
+        <Badge tone={state.tone} hasDot>
+          {state.label}
+        </Badge>
+      </header>
+      <dl className={styles.sourceStats}>
+        <div>
+          <dt>Open events</dt>
+          <dd>{formatCount(source.open_events_tracked)}</dd>
+        </div>
+        <div>
+          <dt>Total events</dt>
+          <dd>{formatCount(source.events_count)}</dd>
+        </div>
+        <div>
+          <dt>Total markets</dt>
+          <dd data-testid="total-markets">{formatCount(source.markets_count)}</dd>
+        </div>
+      </dl>
+      {lastRun ? (
+        <p className={lastRun.success ? styles.runOk : styles.runFailed}>
+          Last run {lastRun.success ? "succeeded" : "failed"} in {(lastRun.duration_ms / 1000).toFixed(1)} s ·{" "}
+          {formatCount(lastRun.markets_written)} markets, {formatCount(lastRun.events_written)} events written ·{" "}
+          <span data-testid="run-count">{source.recent_runs.length}</span> recent runs
+        </p>
+      ) : (
+        <p className={styles.muted}>No sync run yet.</p>
+      )}
+    </section>
+  );
+}
+
+function Backfill({ status }: { status: SyncStatusResponse }) {
+  const sources = (["polymarket", "kalshi"] as const).filter(
+    (name) => status.sources[name].is_backfilling || status.sources[name].status === "backfilling",
+  );
+  if (sources.length === 0) return null;
+  return (
+    <section className={styles.backfill} aria-label="Backfilling in progress">
+      <h2>
+        <Spinner size={14} /> Backfilling in progress
+      </h2>
+      <p className={styles.muted}>
+        Closed history is being filled in between snapshots. Objects backfilled so far, per event type:
+      </p>
+      <div className={styles.offsets}>
+        {sources.map((name) => (
+          <div key={name}>
+            <h3>{name === "polymarket" ? "Polymarket" : "Kalshi"}</h3>
+            <ul>
+              {Object.entries(status.sources[name].backfill_offsets).map(([type, offset]) => (
+                <li key={type}>
+                  <span className="mono">{type}</span>
+                  <strong>{formatCount(offset)}</strong>
+                </li>
+              ))}
+              {Object.keys(status.sources[name].backfill_offsets).length === 0 ? <li>Starting…</li> : null}
+            </ul>
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,127 @@
+/**
+ * A chart drawn from query rows, over recharts, in the product's dark theme. It takes the
+ * same plain value a saved query or dashboard tile stores (`type`, `x`, `y[]`) plus how to
+ * read each column. With two series of different units the second gets its own axis on
+ * the right, so a USDC volume and a market count can share one chart honestly.
+ */
+import {
+  Area,
+  Bar,
+  CartesianGrid,
+  ComposedChart,
+  Legend,
+  Line,
+  ResponsiveContainer,
+  Scatter,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import { formatValue, toNumber, type ValueKind } from "./format";
+
+export type ChartType = "line" | "bar" | "area" | "scatter";
+
+export interface ChartProps {
+  type: ChartType;
+  rows: ReadonlyArray<Record<string, unknown>>;
+  x: string;
+  y: readonly string[];
+  formats?: Readonly<Record<string, ValueKind>>;
+  height?: number;
+}
+
+const SERIES_COLORS = ["#ff6a3d", "#5aa9ff", "#3ecf8e", "#f5b942", "#b48cff", "#ff7eb6", "#7dd3fc", "#a3e635"];
+const AXIS = { stroke: "#646d7c", fontSize: 11, tickLine: false, axisLine: false } as const;
+
+/** Words people read in a legend: volume_24h_usd → "Volume 24h usd". */
+export function seriesLabel(column: string): string {
+  const words = column.replace(/_/g, " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+export function Chart({ type, rows, x, y, formats = {}, height = 260 }: ChartProps) {
+  const data = rows.map((row) => {
+    const point: Record<string, unknown> = { [x]: row[x] };
+    for (const column of y) point[column] = toNumber(row[column]);
+    return point;
+  });
+  const hasRightAxis = y.length === 2 && formats[y[0] as string] !== formats[y[1] as string];
+  const axisOf = (index: number) => (hasRightAxis && index === 1 ? "right" : "left");
+  const tick = (column: string | undefined) => (value: unknown) =>
+    formatValue(value, column ? formats[column] : undefined, { isCompact: true });
+
+  return (
+    <ResponsiveContainer width="100%" height={height}>
+      <ComposedChart data={data} margin={{ top: 8, right: hasRightAxis ? 0 : 8, bottom: 0, left: 0 }}>
+        <CartesianGrid stroke="#222831" strokeDasharray="3 3" vertical={false} />
+        <XAxis dataKey={x} {...AXIS} tickFormatter={tick(x)} minTickGap={16} />
+        <YAxis yAxisId="left" {...AXIS} width={56} tickFormatter={tick(y[0])} />
+        {hasRightAxis ? (
+          <YAxis yAxisId="right" orientation="right" {...AXIS} width={48} tickFormatter={tick(y[1])} />
+        ) : null}
+        <Tooltip
+          cursor={{ fill: "rgb(255 255 255 / 0.04)", stroke: "#2e3540" }}
+          contentStyle={{
+            background: "#12151a",
+            border: "1px solid #2e3540",
+            borderRadius: 8,
+            fontSize: 12,
+            color: "#e8eaee",
+          }}
+          labelStyle={{ color: "#9aa3b2", marginBottom: 4 }}
+          labelFormatter={(label) => formatValue(label, formats[x])}
+          formatter={(value, name) => [formatValue(value, formats[String(name)]), seriesLabel(String(name))]}
+        />
+        {y.length > 1 ? (
+          <Legend
+            iconType="circle"
+            iconSize={8}
+            wrapperStyle={{ fontSize: 12, color: "#9aa3b2" }}
+            formatter={(value) => seriesLabel(String(value))}
+          />
+        ) : null}
+        {y.map((column, index) => {
+          const color = SERIES_COLORS[index % SERIES_COLORS.length] as string;
+          const common = { dataKey: column, yAxisId: axisOf(index), isAnimationActive: false, name: column };
+          switch (type) {
+            case "bar":
+              return (
+                <Bar
+                  key={column}
+                  {...common}
+                  fill={color}
+                  radius={[4, 4, 0, 0]}
+                  maxBarSize={48}
+                  fillOpacity={index === 0 ? 0.95 : 0.6}
+                />
+              );
+            case "area":
+              return index === 0 ? (
+                <Area
+                  key={column}
+                  {...common}
+                  type="monotone"
+                  stroke={color}
+                  fill={color}
+                  fillOpacity={0.18}
+                  strokeWidth={2}
+                />
+              ) : (
+                <Line key={column} {...common} type="monotone" stroke={color} strokeWidth={1.5} dot={false} />
+              );
+            case "line":
+              return (
+                <Line key={column} {...common} type="monotone" stroke={color} strokeWidth={2} dot={data.length <= 14} />
+              );
+            case "scatter":
+              return <Scatter key={column} {...common} fill={color} />;
+            default: {
+              const unknown: never = type;
+              throw new Error(`unknown chart type ${String(unknown)}`);
+            }
+          }
+        })}
+      </ComposedChart>
+    </ResponsiveContainer>
+  );
+}

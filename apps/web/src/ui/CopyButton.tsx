@@ -1,0 +1,38 @@
+import { Check, Copy } from "lucide-react";
+import { useEffect, useState } from "react";
+import { Button, type ButtonSize, type ButtonVariant } from "./Button";
+
+const COPIED_FOR_MS = 2_000;
+
+/** Copies `text` to the clipboard and says 'Copied!' for 2 s. */
+export function CopyButton({
+  text,
+  label = "Copy",
+  size = "xs",
+  variant = "ghost",
+}: {
+  text: string;
+  label?: string;
+  size?: ButtonSize;
+  variant?: ButtonVariant;
+}) {
+  const [isCopied, setIsCopied] = useState(false);
+  useEffect(() => {
+    if (!isCopied) return;
+    const timer = setTimeout(() => setIsCopied(false), COPIED_FOR_MS);
+    return () => clearTimeout(timer);
+  }, [isCopied]);
+  return (
+    <Button
+      variant={variant}
+      size={size}
+      icon={isCopied ? <Check size={13} /> : <Copy size={13} />}
+      onClick={async () => {
+        await navigator.clipboard?.writeText(text).catch(() => {});
+        setIsCopied(true);
+      }}
+    >
+      {isCopied ? "Copied!" : label}
+    </Button>
+  );
+}

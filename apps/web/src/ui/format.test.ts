@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { editorUrl } from "./editor-link";
+import { formatCompact, formatDuration, formatTimestamp, formatValue, parseEngineTime, toNumber } from "./format";
+
+describe("formatValue", () => {
+  it("reads 64-bit integers sent as strings", () => {
+    expect(toNumber("3600000")).toBe(3_600_000);
+    expect(formatValue("3600000", "count")).toBe("3,600,000");
+  });
+
+  it("formats each unit by what it is", () => {
+    expect(formatValue(1234.4, "usd")).toBe("$1,234");
+    expect(formatValue(0.537, "probability")).toBe("53.7%");
+    expect(formatValue(0.54, "price")).toBe("$0.54");
+    expect(formatValue(2_500_000, "contracts", { isCompact: true })).toBe("2.5M");
+    expect(formatValue(null, "usd")).toBe("—");
+    expect(formatValue("2026-11-21", "datetime")).toBe("Nov 21");
+  });
+
+  it("keeps small numbers whole and shortens large ones", () => {
+    expect(formatCompact(9_999)).toBe("9,999");
+    expect(formatCompact(12_345)).toBe("12.3K");
+  });
+});
+
+describe("times", () => {
+  it("reads the engine's UTC timestamps", () => {
+    expect(parseEngineTime("2026-11-21 14:00:00.000")?.toISOString()).toBe("2026-11-21T14:00:00.000Z");
+    expect(formatTimestamp("2026-11-21 14:05:00")).toBe("Nov 21, 14:05");
+  });
+
+  it("says durations in the largest sensible unit", () => {
+    expect(formatDuration(45)).toBe("45 s");
+    expect(formatDuration(540)).toBe("9 min");
+    expect(formatDuration(7_200)).toBe("2 h");
+    expect(formatDuration(null)).toBe("—");
+  });
+});
+
+describe("editorUrl", () => {
+  it("encodes the statement and title for the editor's prefill", () => {
+    expect(editorUrl("SELECT * FROM polymarket.markets LIMIT 100", "polymarket.markets")).toBe(
+      "/queries/new?sql=SELECT%20*%20FROM%20polymarket.markets%20LIMIT%20100&title=polymarket.markets",
+    );
+  });
+});

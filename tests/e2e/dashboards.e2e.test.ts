@@ -1,0 +1,129 @@
+/**
+ * Dashboards in a real browser on the demo dataset: the list and its search, both Pulse
+ * dashboards with every tile showing data and none failing, a tile opening its SQL in the
+ * editor, the arbitrage monitor's coming-soon view, and the phone layout.
+ */
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type BrowserSession, openBrowser, SCREENSHOT_DIR } from "./browser";
+import { E2E_ADMIN } from "./global-setup";
+import { signIn } from "./session";
+
+const baseUrl = inject("baseUrl");
+const dataDir = inject("dataDir");
+const SESSION_KEY = "epicenter.session";
+
+async function tileStates(page: Page): Promise<Record<string, string>> {
+  return page
+    .getByTestId("dashboard-tile")
+    .evaluateAll((tiles) =>
+      Object.fromEntries(tiles.map((tile) => [tile.getAttribute("data-tile-id"), tile.getAttribute("data-state")])),
+    );
+}
+
+async function waitForTiles(page: Page): Promise<Record<string, string>> {
+  await page.getByTestId("dashboard-tile").first().waitFor();
+  await expect
+    .poll(async () => Object.values(await tileStates(page)).filter((state) => state === "loading").length, {
+      timeout: 60_000,
+    })
+    .toBe(0);
+  return tileStates(page);
+}
+
+describe("dashboards", () => {
+  let wide: BrowserSession;
+  let phone: BrowserSession;
+  beforeAll(async () => {
+    wide = await openBrowser({ width: 1440, height: 900 });
+    await signIn(wide.page, baseUrl, dataDir, E2E_ADMIN);
+    const session = await wide.page.evaluate((key) => localStorage.getItem(key), SESSION_KEY);
+    phone = await openBrowser({ width: 390, height: 844, isMobile: true });
+    await phone.context.addInitScript(
+      ([key, value]) => {
+        if (value && !localStorage.getItem(key as string)) localStorage.setItem(key as string, value);
+      },
+      [SESSION_KEY, session],
+    );
+  });
+  afterAll(async () => {
+    await wide?.close();
+    await phone?.close();
+  });
+
+  it("lists the three dashboards, searchable, with Create Dashboard not yet open", async () => {
+    const { page } = wide;
+    await page.goto(`${baseUrl}/dashboards`);
+    const cards = page.getByTestId("dashboard-card");
+    await expect.poll(() => cards.count()).toBe(3);
+    expect(await cards.nth(0).textContent()).toContain("Polymarket Pulse");
+    expect(await cards.nth(1).textContent()).toContain("Kalshi Pulse");
+    expect(await cards.nth(2).textContent()).toContain("Cross-Platform Arbitrage");
+    expect(await cards.nth(2).textContent()).toContain("Coming soon");
+    expect(await cards.nth(0).textContent()).toContain("5min");
+    const create = page.getByRole("button", { name: /Create Dashboard/ });
+    expect(await create.isDisabled()).toBe(true);
+    expect(await create.textContent()).toContain("Coming soon");
+    await wide.screenshot("dashboards-1440");
+    await page.getByRole("searchbox", { name: "Search dashboards" }).first().fill("kalshi");
+    await expect.poll(() => cards.count()).toBe(2);
+    await page.getByRole("searchbox", { name: "Search dashboards" }).first().fill("kalshi pulse");
+    await expect.poll(() => cards.count()).toBe(1);
+  });
+
+  for (const [id, title] of [
+    ["polymarket-pulse", "Polymarket Pulse"],
+    ["kalshi-pulse", "Kalshi Pulse"],
+  ] as const) {
+    it(`renders every tile of ${title} with data and no tile errors`, async () => {
+      const { page } = wide;
+      await page.goto(`${baseUrl}/dashboards/${id}`);
+      await page.getByRole("heading", { level: 1, name: title }).waitFor();
+      const states = await waitForTiles(page);
+      expect(Object.keys(states).length).toBeGreaterThanOrEqual(10);
+      expect(Object.entries(states).filter(([, state]) => state !== "ready")).toEqual([]);
+      expect(await page.getByTestId("tile-error").count()).toBe(0);
+      for (const number of await page.getByTestId("tile-number").allTextContents()) {
+        expect(number).toMatch(/^\$?[\d,]+$/);
+        expect(number).not.toBe("0");
+      }
+      // Charts drew their series; the top-markets table has rows.
+      expect(await page.locator(".recharts-surface").count()).toBeGreaterThanOrEqual(6);
+      const top = page.getByRole("article", { name: "Top markets by 24h volume" });
+      expect(await top.locator("tbody tr").count()).toBe(10);
+      await expect.poll(() => page.getByTestId("last-refreshed").textContent()).toBe("Updated just now");
+      expect(await page.getByText("Refreshes every 5min").count()).toBe(1);
+      await page.screenshot({ path: join(SCREENSHOT_DIR, `dashboard-${id}-1440.png`), fullPage: true });
+
+      const tile = page.getByRole("article", { name: "Open markets by category" });
+      await tile.getByRole("link", { name: /in the editor/ }).click();
+      await page.waitForURL((url) => url.pathname === "/queries/new");
+      const url = new URL(page.url());
+      expect(url.searchParams.get("title")).toBe("Open markets by category");
+      expect(url.searchParams.get("sql")).toContain(id === "kalshi-pulse" ? "kalshi.markets_latest" : "polymarket");
+    });
+  }
+
+  it("shows the arbitrage monitor as coming soon", async () => {
+    const { page } = wide;
+    await page.goto(`${baseUrl}/dashboards/arbitrage-monitor`);
+    await page.getByRole("heading", { level: 1, name: "Cross-Platform Arbitrage" }).waitFor();
+    await page.getByRole("heading", { name: "Coming soon" }).waitFor();
+    expect(await page.getByTestId("dashboard-tile").count()).toBe(0);
+    await wide.screenshot("dashboard-arbitrage-1440");
+  });
+
+  it("fits a phone with refresh controls above the bottom navigation", async () => {
+    const { page } = phone;
+    await page.goto(`${baseUrl}/dashboards/kalshi-pulse`);
+    await page.getByRole("navigation", { name: "Bottom navigation" }).waitFor();
+    const states = await waitForTiles(page);
+    expect(Object.keys(states).length).toBeGreaterThanOrEqual(10);
+    expect(Object.values(states).every((state) => state === "ready")).toBe(true);
+    expect(await page.getByRole("button", { name: "Refresh" }).isVisible()).toBe(true);
+    const width = await page.evaluate<number>("document.documentElement.scrollWidth");
+    expect(width).toBeLessThanOrEqual(390);
+    await phone.screenshot("dashboard-kalshi-pulse-390");
+  });
+});
