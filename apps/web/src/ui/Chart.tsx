@@ -27,7 +27,8 @@ export interface ChartProps {
   x: string;
   y: readonly string[];
   formats?: Readonly<Record<string, ValueKind>>;
-  height?: number;
+  /** Pixels, or a percentage of a parent that has a height of its own. */
+  height?: number | `${number}%`;
 }
 
 const SERIES_COLORS = ["#ff6a3d", "#5aa9ff", "#3ecf8e", "#f5b942", "#b48cff", "#ff7eb6", "#7dd3fc", "#a3e635"];

@@ -4,26 +4,9 @@
  */
 import type { ChartSpec, QueryColumn } from "@epicenter/contracts";
 import { useMemo } from "react";
-import {
-  Area,
-  AreaChart,
-  Bar,
-  BarChart,
-  CartesianGrid,
-  Legend,
-  Line,
-  LineChart,
-  ResponsiveContainer,
-  Scatter,
-  ScatterChart,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
 import { isNumericType, isTemporalType } from "../../../lib/sql-types";
+import { Chart } from "../../../ui/Chart";
 import styles from "./editor.module.css";
-
-export const SERIES_COLORS = ["#ff6a3d", "#4c82fb", "#27c28b", "#f5b942", "#c792ea", "#5aa9ff", "#f2555a", "#9aa3b2"];
 
 /** A sensible first chart for a result: time or text on x, the numbers on y. */
 export function defaultChart(columns: readonly QueryColumn[]): ChartSpec | null {
@@ -53,17 +36,8 @@ export function ResultChart({
   onChange: (spec: ChartSpec) => void;
 }) {
   const numericColumns = columns.filter((column) => isNumericType(column.type));
-  const data = useMemo(
-    () =>
-      spec
-        ? rows.slice(0, 5_000).map((row) => {
-            const point: Record<string, unknown> = { [spec.x]: row[spec.x] };
-            for (const y of spec.y) point[y] = row[y] === null || row[y] === undefined ? null : Number(row[y]);
-            return point;
-          })
-        : [],
-    [rows, spec],
-  );
+  // A chart of more points than pixels shows nothing more and renders slowly.
+  const points = useMemo(() => rows.slice(0, 5_000), [rows]);
 
   if (!spec) {
     return <div className={styles.chartEmpty}>A chart needs at least one numeric column in the result.</div>;
@@ -116,81 +90,8 @@ export function ResultChart({
         </fieldset>
       </div>
       <div className={styles.chartCanvas} data-testid="result-chart">
-        <ResponsiveContainer width="100%" height="100%">
-          {renderChart(spec, data)}
-        </ResponsiveContainer>
+        <Chart type={spec.type} rows={points} x={spec.x} y={spec.y} height="100%" />
       </div>
     </div>
   );
-}
-
-export function renderChart(spec: ChartSpec, data: Record<string, unknown>[]) {
-  const axes = [
-    <CartesianGrid key="grid" stroke="#222831" strokeDasharray="3 3" />,
-    <XAxis key="x" dataKey={spec.x} stroke="#646d7c" tick={{ fontSize: 11 }} minTickGap={24} />,
-    <YAxis key="y" stroke="#646d7c" tick={{ fontSize: 11 }} width={64} />,
-    <Tooltip
-      key="tooltip"
-      contentStyle={{ background: "#171b21", border: "1px solid #2e3540", borderRadius: 8, fontSize: 12 }}
-      labelStyle={{ color: "#e8eaee" }}
-    />,
-    spec.y.length > 1 ? <Legend key="legend" wrapperStyle={{ fontSize: 12 }} /> : null,
-  ];
-  const color = (index: number) => SERIES_COLORS[index % SERIES_COLORS.length];
-  switch (spec.type) {
-    case "line":
-      return (
-        <LineChart data={data}>
-          {axes}
-          {spec.y.map((y, index) => (
-            <Line key={y} dataKey={y} stroke={color(index)} dot={false} strokeWidth={2} isAnimationActive={false} />
-          ))}
-        </LineChart>
-      );
-    case "area":
-      return (
-        <AreaChart data={data}>
-          {axes}
-          {spec.y.map((y, index) => (
-            <Area
-              key={y}
-              dataKey={y}
-              stroke={color(index)}
-              fill={color(index)}
-              fillOpacity={0.18}
-              isAnimationActive={false}
-            />
-          ))}
-        </AreaChart>
-      );
-    case "bar":
-      return (
-        <BarChart data={data}>
-          {axes}
-          {spec.y.map((y, index) => (
-            <Bar key={y} dataKey={y} fill={color(index)} radius={[3, 3, 0, 0]} isAnimationActive={false} />
-          ))}
-        </BarChart>
-      );
-    case "scatter":
-      return (
-        <ScatterChart>
-          {axes}
-          {spec.y.map((y, index) => (
-            <Scatter
-              key={y}
-              name={y}
-              data={data.map((point) => ({ [spec.x]: point[spec.x], [y]: point[y] }))}
-              dataKey={y}
-              fill={color(index)}
-              isAnimationActive={false}
-            />
-          ))}
-        </ScatterChart>
-      );
-    default: {
-      const unknown: never = spec.type;
-      throw new Error(`unknown chart type ${String(unknown)}`);
-    }
-  }
 }
