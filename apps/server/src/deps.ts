@@ -100,9 +100,21 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
   };
 }
 
+/**
+ * The reason a store could not be opened, as one line. Drizzle wraps a driver failure in
+ * "Failed query: <sql>\nparams: …" with the real reason (ECONNREFUSED, "database … does
+ * not exist", a bad password) only in `cause`; the operator needs that reason, on the one
+ * line the process prints before it exits (found by the fault suite: a PostgreSQL that
+ * was down printed `Failed query: CREATE SCHEMA IF NOT EXISTS "drizzle"` and `params:`).
+ */
 function messageOf(error: unknown): string {
   if (error instanceof AggregateError && error.errors.length > 0) return messageOf(error.errors[0]);
-  return error instanceof Error ? error.message || error.name : String(error);
+  if (error instanceof Error && error.message.startsWith("Failed query:") && error.cause !== undefined) {
+    return messageOf(error.cause);
+  }
+  const text =
+    error instanceof Error ? error.message || (error as { code?: string }).code || error.name : String(error);
+  return text.replace(/\s*\n\s*/g, " ").trim();
 }
 
 export function redactUrl(url: string): string {

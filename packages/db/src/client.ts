@@ -23,7 +23,7 @@ export type AppDb = PgDatabase<PgQueryResultHKT, AppSchema>;
 export interface AppDatabase {
   readonly kind: "pglite" | "postgres";
   readonly db: AppDb;
-  /** True when the store answers `SELECT 1`. */
+  /** True when the store answers and still holds the app's schema (see `ping` below). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -76,9 +76,15 @@ export async function queryRows<Row>(db: AppDb, query: SQL): Promise<Row[]> {
   return result.rows;
 }
 
+/**
+ * Reads from a table of the app's schema rather than `SELECT 1`: a PostgreSQL database
+ * that was dropped and re-created empty answers `SELECT 1` while every request of the app
+ * fails on a missing relation, and health must not call that healthy (found by the fault
+ * suite). Zero rows are read; a missing table is the failure.
+ */
 async function ping(db: AppDb): Promise<boolean> {
   try {
-    await db.execute(sql`SELECT 1`);
+    await db.execute(sql`SELECT 1 FROM users LIMIT 0`);
     return true;
   } catch {
     return false;
