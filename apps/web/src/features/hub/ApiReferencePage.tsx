@@ -18,8 +18,12 @@ import { PageHeader } from "../../ui/PageHeader";
 import { SearchInput } from "../../ui/SearchInput";
 import { MethodBadge } from "./ApiSection";
 import { useOpenApi } from "./api";
-import styles from "./hub.module.css";
+import sectionStyles from "./api.module.css";
+import hubStyles from "./hub.module.css";
 import { exampleOf, inlineRefs, type OpenApiOperation, typeOf } from "./openapi-model";
+
+/** The hub's shared styles plus this section's own. */
+const styles = { ...hubStyles, ...sectionStyles };
 
 interface Operation {
   method: string;

@@ -10,8 +10,12 @@ import { EmptyState } from "../../ui/EmptyState";
 import { Spinner } from "../../ui/Spinner";
 import { ApiKeysPanel } from "../keys/ApiKeysPanel";
 import { useOpenApi } from "./api";
-import styles from "./hub.module.css";
+import sectionStyles from "./api.module.css";
+import hubStyles from "./hub.module.css";
 import { API_KEY_VARIABLE, buildReferences, type EndpointReference } from "./openapi-model";
+
+/** The hub's shared styles plus this section's own. */
+const styles = { ...hubStyles, ...sectionStyles };
 
 export function ApiSection() {
   const openApi = useOpenApi();

@@ -4,7 +4,11 @@ import { Badge } from "../../ui/Badge";
 import { CodeBlock } from "../../ui/CodeBlock";
 import { formatDate } from "../../ui/format";
 import { CHANGELOG, KNOWN_ISSUES } from "./changelog";
-import styles from "./hub.module.css";
+import sectionStyles from "./changelog.module.css";
+import hubStyles from "./hub.module.css";
+
+/** The hub's shared styles plus this section's own. */
+const styles = { ...hubStyles, ...sectionStyles };
 
 export function ChangelogSection() {
   return (

@@ -9,7 +9,11 @@ import { CodeBlock } from "../../ui/CodeBlock";
 import { editorUrl } from "../../ui/editor-link";
 import { Spinner } from "../../ui/Spinner";
 import { usePlatformStats } from "./api";
-import styles from "./hub.module.css";
+import sectionStyles from "./docs.module.css";
+import hubStyles from "./hub.module.css";
+
+/** The hub's shared styles plus this section's own. */
+const styles = { ...hubStyles, ...sectionStyles };
 
 const LATEST_ROW_PATTERN = `SELECT id, question, yes_probability, volume24hr, sync_timestamp
 FROM (

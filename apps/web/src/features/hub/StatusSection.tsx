@@ -14,7 +14,11 @@ import { SourceMark } from "../../ui/SourceMark";
 import { Spinner } from "../../ui/Spinner";
 import { StatTile } from "../../ui/StatTile";
 import { type HealthCheck, STATUS_POLL_MS, useHealthCheck, useSyncStatus } from "./api";
-import styles from "./hub.module.css";
+import hubStyles from "./hub.module.css";
+import sectionStyles from "./status.module.css";
+
+/** The hub's shared styles plus this section's own. */
+const styles = { ...hubStyles, ...sectionStyles };
 
 const SNAPSHOT_TABLES = ["polymarket.events", "polymarket.markets", "kalshi.events", "kalshi.markets"];
 

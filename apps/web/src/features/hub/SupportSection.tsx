@@ -7,7 +7,11 @@ import { Mail, MessagesSquare } from "lucide-react";
 import { Link } from "react-router";
 import { Spinner } from "../../ui/Spinner";
 import { useClientConfig } from "./api";
-import styles from "./hub.module.css";
+import hubStyles from "./hub.module.css";
+import sectionStyles from "./support.module.css";
+
+/** The hub's shared styles plus this section's own. */
+const styles = { ...hubStyles, ...sectionStyles };
 
 const FAQ: ReadonlyArray<{ question: string; answer: string }> = [
   {
