@@ -9,10 +9,18 @@
  * - `volume` is cumulative, so activity in a window is its rise between snapshots.
  */
 import type { DashboardTile } from "@epicenter/contracts";
-import { categoryExpression, regionExpression } from "../queries/examples";
+import {
+  averageYesProbability,
+  dailyActivity,
+  KALSHI,
+  marketsPerRegion,
+  openByCategory,
+  POLYMARKET,
+  platformComparison,
+  tradingPerHour,
+} from "../queries/market-sql";
 
-const TEXT = "concat(title, ' ', yes_sub_title)";
-const OPEN = "status = 'active'";
+const OPEN = KALSHI.open;
 
 export const KALSHI_PULSE_TILES: readonly DashboardTile[] = [
   {
@@ -72,22 +80,7 @@ FROM (
     id: "trading-per-hour",
     title: "Trading per hour, last 24 hours",
     description: "Contracts traded and markets traded per hour, from the rise of cumulative volume.",
-    query: `WITH per_market AS (
-  SELECT
-    ticker,
-    toStartOfHour(sync_timestamp) AS hour,
-    max(volume) - min(volume) AS traded
-  FROM kalshi.markets
-  WHERE sync_timestamp >= now() - INTERVAL 1 DAY
-  GROUP BY ticker, hour
-)
-SELECT
-  hour,
-  round(sum(traded)) AS contracts,
-  countIf(traded > 0) AS markets_traded
-FROM per_market
-GROUP BY hour
-ORDER BY hour`,
+    query: tradingPerHour(KALSHI),
     chart: { kind: "chart", type: "area", x: "hour", y: ["contracts", "markets_traded"] },
     size: "lg",
     formats: { hour: "datetime", contracts: "contracts", markets_traded: "count" },
@@ -97,14 +90,7 @@ ORDER BY hour`,
     id: "open-markets-by-category",
     title: "Open markets by category",
     description: "Politics, Crypto, Sports, Finance and Other, by keywords in the title and yes_sub_title.",
-    query: `SELECT
-  ${categoryExpression(TEXT)} AS category,
-  count() AS markets,
-  round(sum(ifNull(volume_24h, 0))) AS contracts_24h
-FROM kalshi.markets_latest FINAL
-WHERE ${OPEN}
-GROUP BY category
-ORDER BY contracts_24h DESC`,
+    query: openByCategory(KALSHI),
     chart: { kind: "chart", type: "bar", x: "category", y: ["contracts_24h", "markets"] },
     size: "md",
     formats: { markets: "count", contracts_24h: "contracts" },
@@ -114,14 +100,7 @@ ORDER BY contracts_24h DESC`,
     id: "markets-per-region",
     title: "Markets per region",
     description: "Open markets in USA, UK, China, Europe and Global, by keywords in the title and yes_sub_title.",
-    query: `SELECT
-  ${regionExpression(TEXT)} AS region,
-  count() AS markets,
-  round(sum(ifNull(volume_24h, 0))) AS contracts_24h
-FROM kalshi.markets_latest FINAL
-WHERE ${OPEN}
-GROUP BY region
-ORDER BY markets DESC`,
+    query: marketsPerRegion(KALSHI),
     chart: { kind: "chart", type: "bar", x: "region", y: ["markets", "contracts_24h"] },
     size: "md",
     formats: { markets: "count", contracts_24h: "contracts" },
@@ -131,24 +110,7 @@ ORDER BY markets DESC`,
     id: "daily-activity-7d",
     title: "Daily activity, last 7 days",
     description: "Markets traded and contracts traded per day.",
-    query: `WITH daily AS (
-  SELECT
-    toDate(sync_timestamp) AS day,
-    ticker,
-    max(volume) - min(volume) AS traded,
-    avg(last_price_dollars) AS yes_price
-  FROM kalshi.markets
-  WHERE sync_timestamp >= now() - INTERVAL 7 DAY
-  GROUP BY day, ticker
-)
-SELECT
-  day,
-  countIf(traded > 0) AS markets_traded,
-  round(sum(traded)) AS contracts,
-  round(avg(yes_price), 4) AS avg_yes_probability
-FROM daily
-GROUP BY day
-ORDER BY day`,
+    query: dailyActivity(KALSHI),
     chart: { kind: "chart", type: "line", x: "day", y: ["contracts", "markets_traded"] },
     size: "lg",
     formats: { day: "datetime", markets_traded: "count", contracts: "contracts", avg_yes_probability: "probability" },
@@ -158,13 +120,7 @@ ORDER BY day`,
     id: "avg-yes-probability-7d",
     title: "Average yes probability, last 7 days",
     description: "Mean last Yes price (dollars, 0–1) across active markets per day.",
-    query: `SELECT
-  toDate(sync_timestamp) AS day,
-  round(avg(last_price_dollars), 4) AS avg_yes_probability
-FROM kalshi.markets
-WHERE sync_timestamp >= now() - INTERVAL 7 DAY AND ${OPEN} AND last_price_dollars IS NOT NULL
-GROUP BY day
-ORDER BY day`,
+    query: averageYesProbability(KALSHI),
     chart: { kind: "chart", type: "line", x: "day", y: ["avg_yes_probability"] },
     size: "md",
     formats: { day: "datetime", avg_yes_probability: "probability" },
@@ -174,19 +130,7 @@ ORDER BY day`,
     id: "platforms",
     title: "Open markets and volume per platform",
     description: "Both venues side by side; Kalshi's 24h volume is contracts × last price, in dollars.",
-    query: `SELECT
-  'Kalshi' AS platform,
-  count() AS open_markets,
-  round(sum(ifNull(volume_24h, 0) * ifNull(last_price_dollars, 0))) AS volume_24h_usd
-FROM kalshi.markets_latest FINAL
-WHERE ${OPEN}
-UNION ALL
-SELECT
-  'Polymarket' AS platform,
-  count() AS open_markets,
-  round(sum(ifNull(volume24hr, 0))) AS volume_24h_usd
-FROM polymarket.markets_latest FINAL
-WHERE NOT ifNull(closed, false)`,
+    query: platformComparison([KALSHI, POLYMARKET]),
     chart: { kind: "chart", type: "bar", x: "platform", y: ["open_markets", "volume_24h_usd"] },
     size: "md",
     formats: { open_markets: "count", volume_24h_usd: "usd" },

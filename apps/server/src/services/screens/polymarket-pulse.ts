@@ -5,9 +5,18 @@
  * snapshots carry no trade list).
  */
 import type { DashboardTile } from "@epicenter/contracts";
-import { categoryExpression, regionExpression } from "../queries/examples";
+import {
+  averageYesProbability,
+  dailyActivity,
+  KALSHI,
+  marketsPerRegion,
+  openByCategory,
+  POLYMARKET,
+  platformComparison,
+  tradingPerHour,
+} from "../queries/market-sql";
 
-const OPEN = "NOT ifNull(closed, false)";
+const OPEN = POLYMARKET.open;
 
 export const POLYMARKET_PULSE_TILES: readonly DashboardTile[] = [
   {
@@ -67,22 +76,7 @@ WHERE NOT ifNull(closed, false)`,
     id: "trading-per-hour",
     title: "Trading per hour, last 24 hours",
     description: "Volume traded (USDC) and markets traded per hour, from the rise of cumulative volume.",
-    query: `WITH per_market AS (
-  SELECT
-    id,
-    toStartOfHour(sync_timestamp) AS hour,
-    max(volume) - min(volume) AS traded
-  FROM polymarket.markets
-  WHERE sync_timestamp >= now() - INTERVAL 1 DAY
-  GROUP BY id, hour
-)
-SELECT
-  hour,
-  round(sum(traded)) AS volume,
-  countIf(traded > 0) AS markets_traded
-FROM per_market
-GROUP BY hour
-ORDER BY hour`,
+    query: tradingPerHour(POLYMARKET),
     chart: { kind: "chart", type: "area", x: "hour", y: ["volume", "markets_traded"] },
     size: "lg",
     formats: { hour: "datetime", volume: "usd", markets_traded: "count" },
@@ -92,14 +86,7 @@ ORDER BY hour`,
     id: "open-markets-by-category",
     title: "Open markets by category",
     description: "Politics, Crypto, Sports, Finance and Other, by keywords in the question.",
-    query: `SELECT
-  ${categoryExpression("question")} AS category,
-  count() AS markets,
-  round(sum(ifNull(volume24hr, 0))) AS volume_24h
-FROM polymarket.markets_latest FINAL
-WHERE ${OPEN}
-GROUP BY category
-ORDER BY volume_24h DESC`,
+    query: openByCategory(POLYMARKET),
     chart: { kind: "chart", type: "bar", x: "category", y: ["volume_24h", "markets"] },
     size: "md",
     formats: { markets: "count", volume_24h: "usd" },
@@ -109,14 +96,7 @@ ORDER BY volume_24h DESC`,
     id: "markets-per-region",
     title: "Markets per region",
     description: "Open markets in USA, UK, China, Europe and Global, by keywords in the question.",
-    query: `SELECT
-  ${regionExpression("question")} AS region,
-  count() AS markets,
-  round(sum(ifNull(volume24hr, 0))) AS volume_24h
-FROM polymarket.markets_latest FINAL
-WHERE ${OPEN}
-GROUP BY region
-ORDER BY markets DESC`,
+    query: marketsPerRegion(POLYMARKET),
     chart: { kind: "chart", type: "bar", x: "region", y: ["markets", "volume_24h"] },
     size: "md",
     formats: { markets: "count", volume_24h: "usd" },
@@ -126,24 +106,7 @@ ORDER BY markets DESC`,
     id: "daily-activity-7d",
     title: "Daily activity, last 7 days",
     description: "Markets traded and volume traded per day.",
-    query: `WITH daily AS (
-  SELECT
-    toDate(sync_timestamp) AS day,
-    id,
-    max(volume) - min(volume) AS traded,
-    avg(yes_probability) AS yes_probability
-  FROM polymarket.markets
-  WHERE sync_timestamp >= now() - INTERVAL 7 DAY
-  GROUP BY day, id
-)
-SELECT
-  day,
-  countIf(traded > 0) AS markets_traded,
-  round(sum(traded)) AS volume,
-  round(avg(yes_probability), 4) AS avg_yes_probability
-FROM daily
-GROUP BY day
-ORDER BY day`,
+    query: dailyActivity(POLYMARKET),
     chart: { kind: "chart", type: "line", x: "day", y: ["volume", "markets_traded"] },
     size: "lg",
     formats: { day: "datetime", markets_traded: "count", volume: "usd", avg_yes_probability: "probability" },
@@ -153,13 +116,7 @@ ORDER BY day`,
     id: "avg-yes-probability-7d",
     title: "Average yes probability, last 7 days",
     description: "Mean price of Yes across markets per day (0–1).",
-    query: `SELECT
-  toDate(sync_timestamp) AS day,
-  round(avg(yes_probability), 4) AS avg_yes_probability
-FROM polymarket.markets
-WHERE sync_timestamp >= now() - INTERVAL 7 DAY AND yes_probability IS NOT NULL
-GROUP BY day
-ORDER BY day`,
+    query: averageYesProbability(POLYMARKET),
     chart: { kind: "chart", type: "line", x: "day", y: ["avg_yes_probability"] },
     size: "md",
     formats: { day: "datetime", avg_yes_probability: "probability" },
@@ -169,19 +126,7 @@ ORDER BY day`,
     id: "platforms",
     title: "Open markets and volume per platform",
     description: "Both venues side by side; Kalshi's 24h volume is contracts × last price, in dollars.",
-    query: `SELECT
-  'Polymarket' AS platform,
-  count() AS open_markets,
-  round(sum(ifNull(volume24hr, 0))) AS volume_24h_usd
-FROM polymarket.markets_latest FINAL
-WHERE ${OPEN}
-UNION ALL
-SELECT
-  'Kalshi' AS platform,
-  count() AS open_markets,
-  round(sum(ifNull(volume_24h, 0) * ifNull(last_price_dollars, 0))) AS volume_24h_usd
-FROM kalshi.markets_latest FINAL
-WHERE status = 'active'`,
+    query: platformComparison([POLYMARKET, KALSHI]),
     chart: { kind: "chart", type: "bar", x: "platform", y: ["open_markets", "volume_24h_usd"] },
     size: "md",
     formats: { open_markets: "count", volume_24h_usd: "usd" },

@@ -1,0 +1,166 @@
+/**
+ * The spec's sample analytic questions as SQL, written once for both venues. The example
+ * queries and the Pulse dashboards are built from these, so a fix to how "markets traded"
+ * or a category is computed lands everywhere at once.
+ *
+ * What differs between the venues is described by a `Venue`:
+ * - Polymarket money is USDC and a market's text is its question; open is `NOT closed`.
+ * - Kalshi counts contracts and prices in dollars (0–1, so a price is a probability); a
+ *   market's text is its title plus the outcome label; open is `status = 'active'`.
+ * Cumulative `volume` is what the snapshots carry (no trade list), so activity in a window
+ * is the rise of `volume` between the window's snapshots.
+ */
+export interface Venue {
+  name: "Polymarket" | "Kalshi";
+  snapshots: string;
+  latest: string;
+  key: string;
+  text: string;
+  open: string;
+  volume24h: string;
+  yesPrice: string;
+  /** What volume columns are called: money (`volume…`) or contracts (`contracts…`). */
+  unit: "volume" | "contracts";
+}
+
+export const POLYMARKET: Venue = {
+  name: "Polymarket",
+  snapshots: "polymarket.markets",
+  latest: "polymarket.markets_latest FINAL",
+  key: "id",
+  text: "question",
+  open: "NOT ifNull(closed, false)",
+  volume24h: "ifNull(volume24hr, 0)",
+  yesPrice: "yes_probability",
+  unit: "volume",
+};
+
+export const KALSHI: Venue = {
+  name: "Kalshi",
+  snapshots: "kalshi.markets",
+  latest: "kalshi.markets_latest FINAL",
+  key: "ticker",
+  text: "concat(title, ' ', yes_sub_title)",
+  open: "status = 'active'",
+  volume24h: "ifNull(volume_24h, 0)",
+  yesPrice: "last_price_dollars",
+  unit: "contracts",
+};
+
+const POLITICS =
+  "election|president|trump|biden|harris|senate|congress|governor|mayor|parliament|prime minister|vote|party|nominee|democrat|republican";
+const CRYPTO = "bitcoin|btc|ethereum|eth|crypto|solana|xrp|doge|token|coin|stablecoin|memecoin";
+const SPORTS =
+  "nba|nfl|mlb|nhl|ufc|fifa|world cup|super bowl|premier league|champions league|tennis|golf|grand prix|match|game \\\\d|win the|series|playoffs";
+const FINANCE =
+  "fed|interest rate|rates|inflation|cpi|gdp|recession|s&p|nasdaq|dow|stock|earnings|ipo|oil|gold|treasury|tariff";
+
+export const categoryExpression = (column: string) => `multiIf(
+    match(lower(${column}), '${POLITICS}'), 'Politics',
+    match(lower(${column}), '${CRYPTO}'), 'Crypto',
+    match(lower(${column}), '${SPORTS}'), 'Sports',
+    match(lower(${column}), '${FINANCE}'), 'Finance',
+    'Other')`;
+
+export const regionExpression = (column: string) => `multiIf(
+    match(lower(${column}), 'united states|\\\\bu\\\\.?s\\\\.?a?\\\\b|america|trump|biden|harris|senate|congress|nfl|nba|fed\\\\b'), 'USA',
+    match(lower(${column}), '\\\\buk\\\\b|britain|british|england|london|starmer|scotland|wales'), 'UK',
+    match(lower(${column}), 'china|chinese|beijing|xi jinping|taiwan|hong kong|shanghai'), 'China',
+    match(lower(${column}), 'europe|\\\\beu\\\\b|germany|france|italy|spain|poland|ecb|macron|merz|eurozone'), 'Europe',
+    'Global')`;
+
+/** Column name of 24 h volume in the venue's unit: `volume_24h` or `contracts_24h`. */
+export const volume24hColumn = (venue: Venue) => `${venue.unit}_24h`;
+
+/** Open markets per category (keywords in the text): count and 24 h volume. */
+export function openByCategory(venue: Venue): string {
+  return groupedOpenMarkets(venue, categoryExpression(venue.text), "category", volume24hColumn(venue));
+}
+
+/** Open markets per region (USA, UK, China, Europe, Global): count and 24 h volume. */
+export function marketsPerRegion(venue: Venue): string {
+  return groupedOpenMarkets(venue, regionExpression(venue.text), "region", "markets");
+}
+
+function groupedOpenMarkets(venue: Venue, expression: string, name: string, orderBy: string): string {
+  return `SELECT
+  ${expression} AS ${name},
+  count() AS markets,
+  round(sum(${venue.volume24h})) AS ${volume24hColumn(venue)}
+FROM ${venue.latest}
+WHERE ${venue.open}
+GROUP BY ${name}
+ORDER BY ${orderBy} DESC`;
+}
+
+/** Markets traded and volume traded per hour over the last day. */
+export function tradingPerHour(venue: Venue): string {
+  return `WITH per_market AS (
+  SELECT
+    ${venue.key},
+    toStartOfHour(sync_timestamp) AS hour,
+    max(volume) - min(volume) AS traded
+  FROM ${venue.snapshots}
+  WHERE sync_timestamp >= now() - INTERVAL 1 DAY
+  GROUP BY ${venue.key}, hour
+)
+SELECT
+  hour,
+  countIf(traded > 0) AS markets_traded,
+  round(sum(traded)) AS ${venue.unit}
+FROM per_market
+GROUP BY hour
+ORDER BY hour`;
+}
+
+/** Per day over the last 7 days: markets traded, volume traded, average yes probability. */
+export function dailyActivity(venue: Venue): string {
+  return `WITH daily AS (
+  SELECT
+    toDate(sync_timestamp) AS day,
+    ${venue.key},
+    max(volume) - min(volume) AS traded,
+    avg(${venue.yesPrice}) AS yes_probability
+  FROM ${venue.snapshots}
+  WHERE sync_timestamp >= now() - INTERVAL 7 DAY
+  GROUP BY day, ${venue.key}
+)
+SELECT
+  day,
+  countIf(traded > 0) AS markets_traded,
+  round(sum(traded)) AS ${venue.unit},
+  round(avg(yes_probability), 4) AS avg_yes_probability
+FROM daily
+GROUP BY day
+ORDER BY day`;
+}
+
+/** The mean yes price across markets per day, last 7 days (0–1). */
+export function averageYesProbability(venue: Venue): string {
+  return `SELECT
+  toDate(sync_timestamp) AS day,
+  round(avg(${venue.yesPrice}), 4) AS avg_yes_probability
+FROM ${venue.snapshots}
+WHERE sync_timestamp >= now() - INTERVAL 7 DAY AND ${venue.yesPrice} IS NOT NULL
+GROUP BY day
+ORDER BY day`;
+}
+
+/**
+ * Open markets and 24 h volume per platform, in dollars for both (Kalshi: contracts ×
+ * last price), in the order given.
+ */
+export function platformComparison(venues: readonly Venue[]): string {
+  const dollars = (venue: Venue) =>
+    venue.unit === "contracts" ? `${venue.volume24h} * ifNull(${venue.yesPrice}, 0)` : venue.volume24h;
+  return venues
+    .map(
+      (venue) => `SELECT
+  '${venue.name}' AS platform,
+  count() AS open_markets,
+  round(sum(${dollars(venue)})) AS volume_24h_usd
+FROM ${venue.latest}
+WHERE ${venue.open}`,
+    )
+    .join("\nUNION ALL\n");
+}
