@@ -1,8 +1,9 @@
 import { namespaces } from "./0001-namespaces";
 import { snapshotTables } from "./0002-snapshot-tables";
+import { snapshotTimeIndex } from "./0003-snapshot-time-index";
 import type { WarehouseMigration } from "./types";
 
 /** Every warehouse migration, in the order it is applied. Append only. */
-export const warehouseMigrations: readonly WarehouseMigration[] = [namespaces, snapshotTables];
+export const warehouseMigrations: readonly WarehouseMigration[] = [namespaces, snapshotTables, snapshotTimeIndex];
 
 export type { WarehouseMigration } from "./types";

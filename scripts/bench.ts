@@ -1,0 +1,245 @@
+/**
+ * `npm run bench`: the figures of issue 8, printed and written to `docs/BENCHMARKS.md`.
+ *
+ *   npm run bench -- [--rows 20000000] [--days 7] [--runs 7]
+ *                    [--only dataset,queries,ingest,load,web]
+ *                    [--data-dir DIR] [--keep] [--duration 60] [--connections 50]
+ *                    [--overload-connections 300] [--overload-duration 20]
+ *                    [--ingest-markets 150000] [--ingest-runs 6] [--loads 7] [--skip-build]
+ *
+ * Phases, in order, each timed: the dataset (generated inside the engine in a temp
+ * DATA_DIR, or reused with `--data-dir` when it already holds one), the query benchmark
+ * (product over HTTP on an in-process `startServer`, the engine directly, DuckDB over a
+ * Parquet export), ingest and freshness (`runIngestBench()` in a child process), the load
+ * test against the server in a child process, and web performance (build output and
+ * first load of `/queries` in chromium). chDB holds one data directory per process, so
+ * anything that needs a different one (ingest) or its own event loop (the loaded server)
+ * runs in a child.
+ */
+
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs, promisify } from "node:util";
+import { openWarehouse } from "@epicenter/warehouse";
+import { parseConfig } from "../apps/server/src/config";
+import { startServer } from "../apps/server/src/main";
+import { type DatasetProfile, generateDataset, profile } from "./bench/dataset";
+import { exportParquet, openDuckDb, type ParquetExport } from "./bench/duckdb";
+import { type LoadResult, runLoad } from "./bench/load";
+import { describeMachine, loadAverage } from "./bench/machine";
+import { benchQueries } from "./bench/queries";
+import { type QueryTiming, runQueryBench } from "./bench/query-bench";
+import { type Phase, writeReport } from "./bench/report";
+import {
+  datasetSection,
+  headerSection,
+  ingestSection,
+  loadSection,
+  queriesSection,
+  webSection,
+} from "./bench/sections";
+import { createApiKey, freePort, serverEnv, startChildServer } from "./bench/server-child";
+import { type BundleSize, buildAndMeasure, type FirstLoad, measureFirstLoad } from "./bench/web";
+import type { IngestBenchResult } from "./bench-ingest";
+
+const ALL_PHASES = ["dataset", "queries", "ingest", "load", "web"] as const;
+const BENCH_EMAIL = "bench@epicenter.test";
+
+const { values } = parseArgs({
+  options: {
+    rows: { type: "string", default: "20000000" },
+    days: { type: "string", default: "7" },
+    runs: { type: "string", default: "7" },
+    only: { type: "string", default: ALL_PHASES.join(",") },
+    "data-dir": { type: "string" },
+    keep: { type: "boolean", default: false },
+    duration: { type: "string", default: "60" },
+    connections: { type: "string", default: "50" },
+    "overload-connections": { type: "string", default: "300" },
+    "overload-duration": { type: "string", default: "20" },
+    "ingest-markets": { type: "string", default: "150000" },
+    "ingest-runs": { type: "string", default: "6" },
+    loads: { type: "string", default: "7" },
+    "skip-build": { type: "boolean", default: false },
+    report: { type: "string", default: "docs/BENCHMARKS.md" },
+  },
+});
+const only = new Set(values.only.split(",").map((p) => p.trim()));
+for (const phase of only) {
+  if (!(ALL_PHASES as readonly string[]).includes(phase)) throw new Error(`unknown phase "${phase}" in --only`);
+}
+const num = (name: keyof typeof values) => Number(values[name]);
+
+const log = (line: string) => console.log(line);
+const timings: Array<{ phase: string; ms: number; load: number }> = [];
+async function phase<T>(name: string, work: () => Promise<T>): Promise<T> {
+  log(`\n== ${name} (load average ${loadAverage()})`);
+  const started = performance.now();
+  const result = await work();
+  timings.push({ phase: name, ms: performance.now() - started, load: loadAverage() });
+  log(`== ${name} done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return result;
+}
+
+const startedAt = new Date();
+const ownDataDir = !values["data-dir"];
+const dataDir = resolve(values["data-dir"] ?? mkdtempSync(join(tmpdir(), "epicenter-bench-")));
+const warehousePath = join(dataDir, "warehouse");
+const env = serverEnv(dataDir, 0, BENCH_EMAIL);
+const sections: Partial<Record<Phase, string>> = {};
+
+let dataset: DatasetProfile | undefined;
+let queryTimings: QueryTiming[] | undefined;
+let parquet: ParquetExport | undefined;
+let ingest: IngestBenchResult | undefined;
+let load: LoadResult | undefined;
+let overload: LoadResult | undefined;
+let bundle: BundleSize | undefined;
+let firstLoad: FirstLoad | undefined;
+let engineVersion = "unknown";
+let duckdbVersion = "unknown";
+
+try {
+  const needsData = only.has("dataset") || only.has("queries") || only.has("load") || only.has("web");
+  if (needsData) {
+    dataset = await phase("dataset", async () => {
+      if (existsSync(join(warehousePath, "metadata"))) {
+        log(`reusing the dataset in ${dataDir}`);
+        const warehouse = openWarehouse({ path: warehousePath, poolSize: 1 });
+        try {
+          const [row] = await warehouse.query<{ from: string; to: string }>(
+            "SELECT toString(min(sync_timestamp)) AS from, toString(max(sync_timestamp)) AS to FROM polymarket.markets",
+          );
+          return {
+            ...(await profile(warehouse)),
+            steps: Math.ceil((num("days") * 24 * 60) / 10),
+            from: row?.from ?? "",
+            to: row?.to ?? "",
+            catalogSizePerVenue: Number.NaN,
+            generateMs: Number.NaN,
+          };
+        } finally {
+          await warehouse.close();
+        }
+      }
+      return generateDataset({ rows: num("rows"), days: num("days"), warehousePath });
+    });
+    log(
+      `${dataset.marketSnapshotRows.toLocaleString("en-US")} market-snapshot rows (${dataset.polymarketMarkets} Polymarket + ${dataset.kalshiMarkets} Kalshi markets × ${dataset.steps} steps, ${dataset.from} → ${dataset.to})`,
+    );
+  }
+
+  const apiKey = needsData && (only.has("queries") || only.has("load")) ? await createApiKey(env, BENCH_EMAIL) : "";
+
+  if (only.has("queries") && dataset) {
+    const lookupId = dataset.lookupId;
+    queryTimings = await phase("queries", async () => {
+      const config = parseConfig({ ...env, PORT: "0" });
+      const server = await startServer(config);
+      const warehouse = openWarehouse({ path: warehousePath, poolSize: 2 });
+      const parquetDir = join(dataDir, "parquet");
+      try {
+        engineVersion = (await warehouse.query<{ v: string }>("SELECT version() AS v"))[0]?.v ?? "unknown";
+        parquet = await exportParquet(warehouse, parquetDir);
+        log(
+          `parquet export: ${parquet.files.map((f) => `${f.view} ${(f.bytes / 1024 ** 2).toFixed(0)} MiB in ${(f.ms / 1000).toFixed(1)} s`).join(", ")}`,
+        );
+        const duck = await openDuckDb(parquetDir, 2);
+        duckdbVersion = duck.version;
+        try {
+          return await runQueryBench(
+            { baseUrl: `http://127.0.0.1:${server.port}`, apiKey, warehouse, warehousePath, duck },
+            benchQueries(lookupId),
+            num("runs"),
+            log,
+          );
+        } finally {
+          duck.close();
+        }
+      } finally {
+        await warehouse.close();
+        await server.stop();
+        rmSync(parquetDir, { recursive: true, force: true });
+      }
+    });
+    for (const t of queryTimings) {
+      log(
+        `${t.query.id.padEnd(24)} product ${t.product.median.toFixed(1).padStart(7)} ms  engine ${t.engine.median.toFixed(1).padStart(7)} ms  duckdb ${t.duckdb.median.toFixed(1).padStart(7)} ms  overhead ${(t.product.median - t.engine.median).toFixed(1)} ms  rows ${t.rows.product}/${t.rows.engine}/${t.rows.duckdb}`,
+      );
+    }
+  }
+
+  if (only.has("web")) {
+    bundle = await phase("web build", () => buildAndMeasure(resolve("apps/web/dist"), values["skip-build"]));
+    log(`initial JS ${(bundle.initialGzipBytes / 1024).toFixed(1)} KiB gzip in ${bundle.initial.length} files`);
+  }
+
+  if ((only.has("load") || only.has("web")) && dataset) {
+    const port = await freePort();
+    const server = await startChildServer(serverEnv(dataDir, port, BENCH_EMAIL));
+    try {
+      if (only.has("load")) {
+        const lookupId = dataset.lookupId;
+        load = await phase("load", () =>
+          runLoad(server, apiKey, { connections: num("connections"), durationS: num("duration"), lookupId }),
+        );
+        log(
+          `load: ${load.requestsPerSecond.toFixed(0)} req/s, p50 ${load.latency.p50} ms, p99 ${load.latency.p99} ms, status ${JSON.stringify(load.statusCounts)}, errors ${load.errors}`,
+        );
+        overload = await phase("overload", () =>
+          runLoad(server, apiKey, {
+            connections: num("overload-connections"),
+            durationS: num("overload-duration"),
+            queriesOnly: true,
+            lookupId,
+          }),
+        );
+        log(
+          `overload: status ${JSON.stringify(overload.statusCounts)}, errors ${overload.errors}, alive ${overload.aliveAfter}, refusal ${JSON.stringify(overload.refusals)}`,
+        );
+      }
+      if (only.has("web")) {
+        firstLoad = await phase("web first load", () =>
+          measureFirstLoad(server.baseUrl, dataDir, BENCH_EMAIL, num("loads")),
+        );
+        log(
+          `/queries first load: load event ${firstLoad.loadEventMs.median.toFixed(0)} ms, first card ${firstLoad.firstCardMs.median.toFixed(0)} ms`,
+        );
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+
+  if (only.has("ingest")) {
+    ingest = await phase("ingest", async () => {
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ["--import", "tsx", "scripts/bench/ingest-child.ts", values["ingest-markets"], values["ingest-runs"]],
+        { maxBuffer: 16 * 1024 * 1024 },
+      );
+      return JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as IngestBenchResult;
+    });
+    log(
+      `ingest: ${ingest.mapInsertRowsPerSecond.median} rows/s, queryable after ${ingest.queryableAfterMs.median} ms, ${ingest.bytesPerMarketRow} B/row`,
+    );
+  }
+} finally {
+  if (ownDataDir && !values.keep) rmSync(dataDir, { recursive: true, force: true });
+  else log(`data dir kept: ${dataDir}`);
+}
+
+const machine = describeMachine(engineVersion, duckdbVersion);
+const context = { startedAt, machine, timings, flags: process.argv.slice(2).join(" ") || "(defaults)" };
+// A partial run keeps the full run's machine and phase table; its sections carry their own date.
+if (only.size === ALL_PHASES.length) sections.header = headerSection(context);
+if (dataset && !Number.isNaN(dataset.generateMs)) sections.dataset = datasetSection(dataset, context);
+if (queryTimings && dataset) sections.queries = queriesSection(queryTimings, dataset, parquet, num("runs"), context);
+if (ingest) sections.ingest = ingestSection(ingest, context);
+if (load && overload) sections.load = loadSection(load, overload, context);
+if (bundle || firstLoad) sections.web = webSection(bundle, firstLoad, context);
+writeReport(values.report, sections);
+log(`\nphases: ${timings.map((t) => `${t.phase} ${(t.ms / 1000).toFixed(0)} s (load ${t.load})`).join(", ")}`);
+log(`report written to ${values.report}`);
