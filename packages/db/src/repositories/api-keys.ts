@@ -4,7 +4,7 @@
  */
 import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
 import type { AppDb } from "../client";
-import { apiKeys, users } from "../schema";
+import { apiKeys, users, whitelistEmails } from "../schema";
 import type { User } from "./users";
 
 export interface ApiKey {
@@ -50,11 +50,26 @@ export async function revokeApiKey(db: AppDb, userId: string, keyId: string, now
   return revoked.length > 0;
 }
 
-export async function findActiveApiKey(db: AppDb, keyHash: string): Promise<{ keyId: string; user: User } | undefined> {
+/**
+ * The live key with its owner and the owner's allow-list entry, in one statement: this runs
+ * on every API call made with a key.
+ */
+export async function findActiveApiKey(
+  db: AppDb,
+  keyHash: string,
+): Promise<
+  { keyId: string; lastUsedAt: Date | null; user: User; allowListEntry: { isAdmin: boolean } | null } | undefined
+> {
   const [row] = await db
-    .select({ keyId: apiKeys.id, user: users })
+    .select({
+      keyId: apiKeys.id,
+      lastUsedAt: apiKeys.lastUsedAt,
+      user: users,
+      allowListEntry: { isAdmin: whitelistEmails.isAdmin },
+    })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
+    .leftJoin(whitelistEmails, eq(whitelistEmails.email, users.email))
     .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
   return row;
 }

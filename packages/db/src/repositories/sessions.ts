@@ -4,7 +4,7 @@
  */
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { AppDb } from "../client";
-import { sessions, users } from "../schema";
+import { sessions, users, whitelistEmails } from "../schema";
 import type { User } from "./users";
 
 export interface SessionTokensHashed {
@@ -18,6 +18,8 @@ export interface ActiveSession {
   sessionId: string;
   user: User;
   accessExpiresAt: Date;
+  /** The user's allow-list entry, read in the same statement (null: not on the list). */
+  allowListEntry: { isAdmin: boolean } | null;
 }
 
 export async function createSession(db: AppDb, userId: string, tokens: SessionTokensHashed): Promise<string> {
@@ -39,9 +41,15 @@ export async function findSessionByRefreshHash(db: AppDb, refreshTokenHash: stri
 
 async function findActive(db: AppDb, ...conditions: Parameters<typeof and>): Promise<ActiveSession | undefined> {
   const [row] = await db
-    .select({ sessionId: sessions.id, accessExpiresAt: sessions.accessExpiresAt, user: users })
+    .select({
+      sessionId: sessions.id,
+      accessExpiresAt: sessions.accessExpiresAt,
+      user: users,
+      allowListEntry: { isAdmin: whitelistEmails.isAdmin },
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(whitelistEmails, eq(whitelistEmails.email, users.email))
     .where(and(isNull(sessions.revokedAt), ...conditions));
   return row;
 }

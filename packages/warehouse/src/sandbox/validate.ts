@@ -34,7 +34,35 @@ export function validateUserSql(sandbox: Sandbox, sql: string): Promise<Validate
   return inner.lease((connection) => validateOn(connection.client, sql, inner.policy));
 }
 
+/**
+ * Statements already accepted, per policy (one per sandbox), newest last. Validation costs
+ * two engine round trips and its answer depends only on the text and the policy, so the
+ * queries people repeat (dashboards, saved queries, API scripts) skip it. Refusals are not
+ * kept: they are rare and cheap to recompute.
+ */
+const accepted = new WeakMap<AllowListPolicy, Map<string, ValidatedStatement>>();
+const ACCEPTED_PER_POLICY = 1_000;
+
 export async function validateOn(
+  client: ClickHouseClient,
+  sql: string,
+  policy: AllowListPolicy,
+): Promise<ValidatedStatement> {
+  const known = accepted.get(policy) ?? new Map<string, ValidatedStatement>();
+  accepted.set(policy, known);
+  const hit = known.get(sql);
+  if (hit) {
+    known.delete(sql);
+    known.set(sql, hit);
+    return hit;
+  }
+  const statement = await validateUncached(client, sql, policy);
+  known.set(sql, statement);
+  if (known.size > ACCEPTED_PER_POLICY) known.delete(known.keys().next().value as string);
+  return statement;
+}
+
+async function validateUncached(
   client: ClickHouseClient,
   sql: string,
   policy: AllowListPolicy,

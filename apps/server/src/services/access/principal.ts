@@ -30,9 +30,18 @@ export interface AccessDeps {
 }
 
 export async function roleOf(deps: AccessDeps, email: string): Promise<{ isAllowed: boolean; isAdmin: boolean }> {
+  return roleFrom(deps, email, (await getAllowListEntry(deps.db, email)) ?? null);
+}
+
+/** The role from an allow-list entry already read (`ADMIN_EMAILS` need no entry). */
+function roleFrom(deps: Pick<AccessDeps, "adminEmails">, email: string, entry: { isAdmin: boolean } | null) {
   if (deps.adminEmails.includes(email)) return { isAllowed: true, isAdmin: true };
-  const entry = await getAllowListEntry(deps.db, email);
-  return { isAllowed: Boolean(entry), isAdmin: entry?.isAdmin ?? false };
+  return { isAllowed: entry !== null, isAdmin: entry?.isAdmin ?? false };
+}
+
+/** Touches "last used" at most once a minute, and only writes when it is due. */
+function isDue(last: Date | null, now: Date): boolean {
+  return last === null || now.getTime() - last.getTime() >= 60_000;
 }
 
 /** The credential of a request: `Authorization: Bearer …` first, then `X-API-Key`. */
@@ -51,8 +60,9 @@ export async function resolvePrincipal(
   if (isApiKey(credential)) {
     const found = await findActiveApiKey(deps.db, hash);
     if (!found) return undefined;
-    await touchApiKey(deps.db, found.keyId, now);
-    return { user: found.user, ...(await roleOf(deps, found.user.email)), via: "api_key", apiKeyId: found.keyId };
+    if (isDue(found.lastUsedAt, now)) await touchApiKey(deps.db, found.keyId, now);
+    const role = roleFrom(deps, found.user.email, found.allowListEntry);
+    return { user: found.user, ...role, via: "api_key", apiKeyId: found.keyId };
   }
   const session = await findSessionByAccessHash(deps.db, hash, now);
   if (!session) return undefined;
