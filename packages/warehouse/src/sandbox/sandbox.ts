@@ -33,6 +33,10 @@
  *   bytes when a row holds a whole `raw` payload.
  * - `output_format_json_quote_64bit_integers = 1`, as the warehouse pins it, so 64-bit
  *   integers reach JavaScript as exact strings.
+ * - `optimize_aggregation_in_order = 1`: the questions people ask most group by day and
+ *   market, which is the snapshot tables' sort-key prefix, so the engine can aggregate as
+ *   it reads; the 7-day daily activity query on Kalshi's week of demo history went from
+ *   66–75 ms to 49–54 ms (medians of 7), Polymarket's unchanged.
  * - `enable_analyzer` stays at its default (on). The analyzer is what lets a nested
  *   `SETTINGS readonly = 0` lift readonly (ClickHouse #116028, reproduced here), but a
  *   query-level `SETTINGS` is the only carrier of that bypass and the allow-list refuses
@@ -217,6 +221,7 @@ function limitSettings(limits: SandboxLimits): ClickHouseSettings {
     max_result_bytes: String(limits.maxResultBytes),
     result_overflow_mode: "throw",
     output_format_json_quote_64bit_integers: 1,
+    optimize_aggregation_in_order: 1,
   };
 }
 
