@@ -9,7 +9,7 @@
  *   and to the first query card on screen.
  */
 import { execFile } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
@@ -78,6 +78,11 @@ export async function measureFirstLoad(
   email: string,
   loads: number,
 ): Promise<FirstLoad> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `${CHROMIUM_PATH} is missing: install it (apt-get install -y chromium, or run npm test once as root) or leave out the web phase (--only dataset,queries,ingest,load)`,
+    );
+  }
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: FLAGS });
   try {
     const signIn = await browser.newContext();
