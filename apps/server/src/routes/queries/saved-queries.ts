@@ -27,7 +27,16 @@ export function savedQueryRoutes(app: Hono<AppEnv>, deps: Deps): void {
   // Before /api/queries/{id}, which would otherwise take "stats" for an id.
   mount(app, endpoints.queryStats, async (c) => {
     try {
-      const stats = await queryStats(deps.db);
+      // Only the queries the caller can see: another user's private query stays invisible,
+      // its run counts included.
+      const visible = await listVisibleQueries(deps.db, principalOf(c).user.id);
+      const stats =
+        visible.length === 0
+          ? []
+          : await queryStats(
+              deps.db,
+              visible.map((query) => query.id),
+            );
       return c.json(
         {
           queries: stats.map((row) => ({

@@ -230,6 +230,18 @@ describe("saved queries", () => {
     expect((await t.app.request(`/api/queries/${mine.id}`, bearer(ada))).status).toBe(404);
   });
 
+  it("keeps the run statistics of a private query to its owner", async () => {
+    const secret = ZSavedQuery.parse(await (await save(ada, { title: "Private stats", sql: "SELECT 5" })).json());
+    expect((await run(ada, { query_id: secret.id })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const ids = async (token: string) =>
+      ZQueryStats.parse(await (await t.app.request("/api/queries/stats", bearer(token))).json()).queries.map(
+        (entry) => entry.query_id,
+      );
+    expect(await ids(ada)).toContain(secret.id);
+    expect(await ids(grace)).not.toContain(secret.id);
+  });
+
   it("works with an API key for reads but not for writes", async () => {
     await addToAllowList(t.stores.appDatabase.db, "ada@example.com");
     const key = (await (
