@@ -9,16 +9,8 @@
  * - `volume` is cumulative, so activity in a window is its rise between snapshots.
  */
 import type { DashboardTile } from "@epicenter/contracts";
-import {
-  averageYesProbability,
-  dailyActivity,
-  KALSHI,
-  marketsPerRegion,
-  openByCategory,
-  POLYMARKET,
-  platformComparison,
-  tradingPerHour,
-} from "../queries/market-sql";
+import { KALSHI, POLYMARKET } from "../queries/market-sql";
+import { sharedPulseTiles } from "./pulse-tiles";
 
 const OPEN = KALSHI.open;
 
@@ -75,66 +67,7 @@ FROM (
     size: "sm",
     formats: { markets_traded: "count" },
   },
-  {
-    kind: "tile",
-    id: "trading-per-hour",
-    title: "Trading per hour, last 24 hours",
-    description: "Contracts traded and markets traded per hour, from the rise of cumulative volume.",
-    query: tradingPerHour(KALSHI),
-    chart: { kind: "chart", type: "area", x: "hour", y: ["contracts", "markets_traded"] },
-    size: "lg",
-    formats: { hour: "datetime", contracts: "contracts", markets_traded: "count" },
-  },
-  {
-    kind: "tile",
-    id: "open-markets-by-category",
-    title: "Open markets by category",
-    description: "Politics, Crypto, Sports, Finance and Other, by keywords in the title and yes_sub_title.",
-    query: openByCategory(KALSHI),
-    chart: { kind: "chart", type: "bar", x: "category", y: ["contracts_24h", "markets"] },
-    size: "md",
-    formats: { markets: "count", contracts_24h: "contracts" },
-  },
-  {
-    kind: "tile",
-    id: "markets-per-region",
-    title: "Markets per region",
-    description: "Open markets in USA, UK, China, Europe and Global, by keywords in the title and yes_sub_title.",
-    query: marketsPerRegion(KALSHI),
-    chart: { kind: "chart", type: "bar", x: "region", y: ["markets", "contracts_24h"] },
-    size: "md",
-    formats: { markets: "count", contracts_24h: "contracts" },
-  },
-  {
-    kind: "tile",
-    id: "daily-activity-7d",
-    title: "Daily activity, last 7 days",
-    description: "Markets traded and contracts traded per day.",
-    query: dailyActivity(KALSHI),
-    chart: { kind: "chart", type: "line", x: "day", y: ["contracts", "markets_traded"] },
-    size: "lg",
-    formats: { day: "datetime", markets_traded: "count", contracts: "contracts", avg_yes_probability: "probability" },
-  },
-  {
-    kind: "tile",
-    id: "avg-yes-probability-7d",
-    title: "Average yes probability, last 7 days",
-    description: "Mean last Yes price (dollars, 0–1) across active markets per day.",
-    query: averageYesProbability(KALSHI),
-    chart: { kind: "chart", type: "line", x: "day", y: ["avg_yes_probability"] },
-    size: "md",
-    formats: { day: "datetime", avg_yes_probability: "probability" },
-  },
-  {
-    kind: "tile",
-    id: "platforms",
-    title: "Open markets and volume per platform",
-    description: "Both venues side by side; Kalshi's 24h volume is contracts × last price, in dollars.",
-    query: platformComparison([KALSHI, POLYMARKET]),
-    chart: { kind: "chart", type: "bar", x: "platform", y: ["open_markets", "volume_24h_usd"] },
-    size: "md",
-    formats: { open_markets: "count", volume_24h_usd: "usd" },
-  },
+  ...sharedPulseTiles(KALSHI, [POLYMARKET]),
   {
     kind: "tile",
     id: "top-markets-24h",

@@ -5,16 +5,8 @@
  * snapshots carry no trade list).
  */
 import type { DashboardTile } from "@epicenter/contracts";
-import {
-  averageYesProbability,
-  dailyActivity,
-  KALSHI,
-  marketsPerRegion,
-  openByCategory,
-  POLYMARKET,
-  platformComparison,
-  tradingPerHour,
-} from "../queries/market-sql";
+import { KALSHI, POLYMARKET } from "../queries/market-sql";
+import { sharedPulseTiles } from "./pulse-tiles";
 
 const OPEN = POLYMARKET.open;
 
@@ -71,66 +63,7 @@ WHERE NOT ifNull(closed, false)`,
     size: "sm",
     formats: { open_events: "count" },
   },
-  {
-    kind: "tile",
-    id: "trading-per-hour",
-    title: "Trading per hour, last 24 hours",
-    description: "Volume traded (USDC) and markets traded per hour, from the rise of cumulative volume.",
-    query: tradingPerHour(POLYMARKET),
-    chart: { kind: "chart", type: "area", x: "hour", y: ["volume", "markets_traded"] },
-    size: "lg",
-    formats: { hour: "datetime", volume: "usd", markets_traded: "count" },
-  },
-  {
-    kind: "tile",
-    id: "open-markets-by-category",
-    title: "Open markets by category",
-    description: "Politics, Crypto, Sports, Finance and Other, by keywords in the question.",
-    query: openByCategory(POLYMARKET),
-    chart: { kind: "chart", type: "bar", x: "category", y: ["volume_24h", "markets"] },
-    size: "md",
-    formats: { markets: "count", volume_24h: "usd" },
-  },
-  {
-    kind: "tile",
-    id: "markets-per-region",
-    title: "Markets per region",
-    description: "Open markets in USA, UK, China, Europe and Global, by keywords in the question.",
-    query: marketsPerRegion(POLYMARKET),
-    chart: { kind: "chart", type: "bar", x: "region", y: ["markets", "volume_24h"] },
-    size: "md",
-    formats: { markets: "count", volume_24h: "usd" },
-  },
-  {
-    kind: "tile",
-    id: "daily-activity-7d",
-    title: "Daily activity, last 7 days",
-    description: "Markets traded and volume traded per day.",
-    query: dailyActivity(POLYMARKET),
-    chart: { kind: "chart", type: "line", x: "day", y: ["volume", "markets_traded"] },
-    size: "lg",
-    formats: { day: "datetime", markets_traded: "count", volume: "usd", avg_yes_probability: "probability" },
-  },
-  {
-    kind: "tile",
-    id: "avg-yes-probability-7d",
-    title: "Average yes probability, last 7 days",
-    description: "Mean price of Yes across markets per day (0–1).",
-    query: averageYesProbability(POLYMARKET),
-    chart: { kind: "chart", type: "line", x: "day", y: ["avg_yes_probability"] },
-    size: "md",
-    formats: { day: "datetime", avg_yes_probability: "probability" },
-  },
-  {
-    kind: "tile",
-    id: "platforms",
-    title: "Open markets and volume per platform",
-    description: "Both venues side by side; Kalshi's 24h volume is contracts × last price, in dollars.",
-    query: platformComparison([POLYMARKET, KALSHI]),
-    chart: { kind: "chart", type: "bar", x: "platform", y: ["open_markets", "volume_24h_usd"] },
-    size: "md",
-    formats: { open_markets: "count", volume_24h_usd: "usd" },
-  },
+  ...sharedPulseTiles(POLYMARKET, [KALSHI]),
   {
     kind: "tile",
     id: "top-markets-24h",
