@@ -3,29 +3,18 @@
  * values → 'Query in Editor' opens the editor prefilled; and the same at 390 px.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type BrowserSession, openBrowser } from "./browser";
+import type { BrowserSession } from "./browser";
 import { E2E_USER } from "./global-setup";
-import { signIn } from "./session";
+import { openSignedInPair } from "./session";
 
 const baseUrl = inject("baseUrl");
 const dataDir = inject("dataDir");
-const SESSION_KEY = "epicenter.session";
 
 describe("the data catalog", () => {
   let wide: BrowserSession;
   let phone: BrowserSession;
   beforeAll(async () => {
-    wide = await openBrowser({ width: 1440, height: 900 });
-    await signIn(wide.page, baseUrl, dataDir, E2E_USER);
-    // One sign-in per file (the magic-link limits are per address): the phone reuses the session.
-    const session = await wide.page.evaluate((key) => localStorage.getItem(key), SESSION_KEY);
-    phone = await openBrowser({ width: 390, height: 844, isMobile: true });
-    await phone.context.addInitScript(
-      ([key, value]) => {
-        if (value && !localStorage.getItem(key as string)) localStorage.setItem(key as string, value);
-      },
-      [SESSION_KEY, session],
-    );
+    ({ wide, phone } = await openSignedInPair(baseUrl, dataDir, E2E_USER));
   });
   afterAll(async () => {
     await wide?.close();

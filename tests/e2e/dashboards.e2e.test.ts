@@ -6,13 +6,12 @@
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type BrowserSession, openBrowser, SCREENSHOT_DIR } from "./browser";
+import { type BrowserSession, SCREENSHOT_DIR } from "./browser";
 import { E2E_ADMIN } from "./global-setup";
-import { signIn } from "./session";
+import { openSignedInPair } from "./session";
 
 const baseUrl = inject("baseUrl");
 const dataDir = inject("dataDir");
-const SESSION_KEY = "epicenter.session";
 
 async function tileStates(page: Page): Promise<Record<string, string>> {
   return page
@@ -36,16 +35,7 @@ describe("dashboards", () => {
   let wide: BrowserSession;
   let phone: BrowserSession;
   beforeAll(async () => {
-    wide = await openBrowser({ width: 1440, height: 900 });
-    await signIn(wide.page, baseUrl, dataDir, E2E_ADMIN);
-    const session = await wide.page.evaluate((key) => localStorage.getItem(key), SESSION_KEY);
-    phone = await openBrowser({ width: 390, height: 844, isMobile: true });
-    await phone.context.addInitScript(
-      ([key, value]) => {
-        if (value && !localStorage.getItem(key as string)) localStorage.setItem(key as string, value);
-      },
-      [SESSION_KEY, session],
-    );
+    ({ wide, phone } = await openSignedInPair(baseUrl, dataDir, E2E_ADMIN));
   });
   afterAll(async () => {
     await wide?.close();

@@ -7,9 +7,9 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type BrowserSession, openBrowser } from "./browser";
+import type { BrowserSession } from "./browser";
 import { E2E_SYNC_INTERVAL_SECONDS, E2E_USER } from "./global-setup";
-import { signIn } from "./session";
+import { openSignedInPair } from "./session";
 
 const baseUrl = inject("baseUrl");
 const dataDir = inject("dataDir");
@@ -20,16 +20,7 @@ describe("the hub", () => {
   let wide: BrowserSession;
   let phone: BrowserSession;
   beforeAll(async () => {
-    wide = await openBrowser({ width: 1440, height: 900 });
-    await signIn(wide.page, baseUrl, dataDir, E2E_USER);
-    const session = await wide.page.evaluate((key) => localStorage.getItem(key), SESSION_KEY);
-    phone = await openBrowser({ width: 390, height: 844, isMobile: true });
-    await phone.context.addInitScript(
-      ([key, value]) => {
-        if (value && !localStorage.getItem(key as string)) localStorage.setItem(key as string, value);
-      },
-      [SESSION_KEY, session],
-    );
+    ({ wide, phone } = await openSignedInPair(baseUrl, dataDir, E2E_USER));
   });
   afterAll(async () => {
     await wide?.close();

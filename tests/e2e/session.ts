@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Page } from "playwright-core";
+import { type BrowserSession, openBrowser } from "./browser";
 
 export function outboxLinkFor(dataDir: string, email: string, after = 0): string | undefined {
   const outbox = join(dataDir, "outbox");
@@ -61,4 +62,23 @@ export async function signIn(page: Page, baseUrl: string, dataDir: string, email
   await signInThroughLogin(page, baseUrl, dataDir, email);
   mkdirSync(dirname(saved), { recursive: true });
   writeFileSync(saved, await page.evaluate(() => localStorage.getItem("epicenter.session") ?? ""));
+}
+
+/**
+ * A wide (1440 px) and a phone (390 px) browser signed in as `email` with one sign-in: the
+ * phone starts with the wide browser's session in its storage.
+ */
+export async function openSignedInPair(
+  baseUrl: string,
+  dataDir: string,
+  email: string,
+): Promise<{ wide: BrowserSession; phone: BrowserSession }> {
+  const wide = await openBrowser({ width: 1440, height: 900 });
+  await signIn(wide.page, baseUrl, dataDir, email);
+  const session = await wide.page.evaluate(() => localStorage.getItem("epicenter.session"));
+  const phone = await openBrowser({ width: 390, height: 844, isMobile: true });
+  await phone.context.addInitScript((value) => {
+    if (value && !localStorage.getItem("epicenter.session")) localStorage.setItem("epicenter.session", value);
+  }, session);
+  return { wide, phone };
 }
