@@ -39,6 +39,7 @@ import { getOpenApi } from "./routes/system/get-openapi";
 import type { SignInLimits } from "./services/access/rate-limits";
 import type { Mailer } from "./services/mail/mailer";
 import type { QueryAdmission } from "./services/queries/admission";
+import type { QueryRunRecorder } from "./services/queries/run-recorder";
 import { VERSION } from "./version";
 
 export interface AppDeps {
@@ -46,6 +47,8 @@ export interface AppDeps {
   warehouse: Warehouse;
   sandbox: Sandbox;
   appDatabase: AppDatabase;
+  /** Where query runs are recorded (write-behind; see `services/queries/run-recorder.ts`). */
+  queryRuns: QueryRunRecorder;
   mailer: Mailer;
   signInLimits: SignInLimits;
   queryAdmission: QueryAdmission;
@@ -87,11 +90,18 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   postKey(app, { db });
   deleteKey(app, { db, clock: deps.clock });
 
-  const queries = { sandbox: deps.sandbox, admission: deps.queryAdmission, db, logger: deps.logger, clock: deps.clock };
+  const queries = {
+    sandbox: deps.sandbox,
+    admission: deps.queryAdmission,
+    db,
+    queryRuns: deps.queryRuns,
+    logger: deps.logger,
+    clock: deps.clock,
+  };
   postQuery(app, queries);
   postExport(app, queries);
   getSqlDialect(app, { warehouse: deps.warehouse });
-  savedQueryRoutes(app, { db, clock: deps.clock, logger: deps.logger });
+  savedQueryRoutes(app, { db, queryRuns: deps.queryRuns, clock: deps.clock, logger: deps.logger });
   catalogRoutes(app, { warehouse: deps.warehouse, sandbox: deps.sandbox });
   getSyncStatusRoutes(app, { warehouse: deps.warehouse, syncState: deps.syncState });
   assistantRoutes(app, deps);
@@ -105,7 +115,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   deleteWaitlist(app, { db });
   getAdminUsers(app, { db, adminEmails: deps.config.adminEmails });
   getAdminSyncRuns(app, { warehouse: deps.warehouse });
-  getAdminQueryRuns(app, { db });
+  getAdminQueryRuns(app, { db, queryRuns: deps.queryRuns });
 
   if (deps.webRoot) serveSpa(app, deps.webRoot);
 

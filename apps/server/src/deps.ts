@@ -11,12 +11,15 @@ import { createSignInLimits } from "./services/access/rate-limits";
 import { createMailer } from "./services/mail/mailer";
 import { createQueryAdmission } from "./services/queries/admission";
 import { EXAMPLE_QUERIES } from "./services/queries/examples";
+import { createQueryRunRecorder, type QueryRunRecorder } from "./services/queries/run-recorder";
 
 export interface Stores {
   warehouse: Warehouse;
   /** Read-only connections that run user SQL, apart from the app's writers. */
   sandbox: Sandbox;
   appDatabase: AppDatabase;
+  /** `query_runs`, written in small batches; flushed by `close()` before the database closes. */
+  queryRuns: QueryRunRecorder;
   close(): Promise<void>;
 }
 
@@ -90,11 +93,14 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
   for (const email of config.allowedEmails) await addToAllowList(appDatabase.db, email, "ALLOWED_EMAILS");
   for (const example of EXAMPLE_QUERIES) await upsertExampleQuery(appDatabase.db, example);
 
+  const queryRuns = createQueryRunRecorder(appDatabase.db, logger);
   return {
     warehouse,
     sandbox,
     appDatabase,
+    queryRuns,
     close: async () => {
+      await queryRuns.close();
       await Promise.allSettled([sandbox.close(), warehouse.close(), appDatabase.close()]);
     },
   };

@@ -127,8 +127,10 @@ export interface QueryRunRecord {
   error: string | null;
 }
 
-export async function recordQueryRun(db: AppDb, run: QueryRunRecord): Promise<void> {
-  await db.insert(queryRuns).values(run);
+/** Several runs in one statement (the server records them in small batches). */
+export async function recordQueryRuns(db: AppDb, runs: readonly QueryRunRecord[]): Promise<void> {
+  if (runs.length === 0) return;
+  await db.insert(queryRuns).values([...runs]);
 }
 
 export interface QueryStats {

@@ -7,6 +7,7 @@ import type { AppEnv } from "../../http/env";
 import { readQuery } from "../../http/errors";
 import { mount } from "../../http/mount";
 import { listUsers, recentQueryRuns, recentSyncRuns } from "../../services/admin/admin";
+import type { QueryRunRecorder } from "../../services/queries/run-recorder";
 
 export function getAdminUsers(app: Hono<AppEnv>, deps: { db: AppDb; adminEmails: readonly string[] }): void {
   mount(app, endpoints.adminListUsers, async (c) => {
@@ -32,10 +33,12 @@ export function getAdminSyncRuns(app: Hono<AppEnv>, deps: { warehouse: Warehouse
   mount(app, endpoints.adminSyncRuns, async (c) => c.json({ runs: await recentSyncRuns(deps.warehouse, 100) }, 200));
 }
 
-export function getAdminQueryRuns(app: Hono<AppEnv>, deps: { db: AppDb }): void {
+export function getAdminQueryRuns(app: Hono<AppEnv>, deps: { db: AppDb; queryRuns: QueryRunRecorder }): void {
   const query = endpoints.adminQueryRuns.query;
   mount(app, endpoints.adminQueryRuns, async (c) => {
     const { errors_only } = readQuery(c, query);
+    // Runs are recorded write-behind; the list includes the one that just failed.
+    await deps.queryRuns.flush();
     const runs = await recentQueryRuns(deps.db, { errorsOnly: errors_only === "true", limit: 200 });
     return c.json(
       {

@@ -13,6 +13,7 @@ export function assistantRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
     sandbox: deps.sandbox,
     admission: deps.queryAdmission,
     db: deps.appDatabase.db,
+    queryRuns: deps.queryRuns,
     logger: deps.logger,
     clock: deps.clock,
   };

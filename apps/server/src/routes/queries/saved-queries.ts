@@ -15,10 +15,12 @@ import { principalOf } from "../../http/access";
 import type { AppEnv } from "../../http/env";
 import { notFound, readJson, readParams } from "../../http/errors";
 import { mount } from "../../http/mount";
+import type { QueryRunRecorder } from "../../services/queries/run-recorder";
 import { savedQueryJson } from "../../services/queries/saved-queries";
 
 interface Deps {
   db: AppDb;
+  queryRuns: QueryRunRecorder;
   clock: () => Date;
   logger: Logger;
 }
@@ -30,6 +32,8 @@ export function savedQueryRoutes(app: Hono<AppEnv>, deps: Deps): void {
       // Only the queries the caller can see: another user's private query stays invisible,
       // its run counts included.
       const visible = await listVisibleQueries(deps.db, principalOf(c).user.id);
+      // Runs are recorded write-behind; a run that just ended is counted.
+      await deps.queryRuns.flush();
       const stats =
         visible.length === 0
           ? []

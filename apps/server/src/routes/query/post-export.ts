@@ -1,6 +1,5 @@
 import { Readable } from "node:stream";
 import { endpoints, ZExportQueryRequest } from "@epicenter/contracts";
-import { recordQueryRun } from "@epicenter/db";
 import { streamUserQuery } from "@epicenter/warehouse";
 import type { Hono } from "hono";
 import { principalOf } from "../../http/access";
@@ -27,7 +26,7 @@ export function postExport(app: Hono<AppEnv>, deps: QueryServiceDeps): void {
       );
       const name = `${body.filename ?? "epicenter-query"}.${file.extension}`;
       // Recorded once the download has started; its row count is not known up front.
-      recordQueryRun(deps.db, {
+      deps.queryRuns.record({
         queryId: null,
         userId: principal.user.id,
         apiKeyId: principal.apiKeyId ?? null,
@@ -37,7 +36,7 @@ export function postExport(app: Hono<AppEnv>, deps: QueryServiceDeps): void {
         durationMs: Date.now() - started.getTime(),
         rowCount: 0,
         error: null,
-      }).catch((error: unknown) => deps.logger.error({ err: error }, "could not record an export run"));
+      });
       return new Response(Readable.toWeb(file.stream) as ReadableStream, {
         headers: {
           "content-type": file.contentType,

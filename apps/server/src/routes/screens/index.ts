@@ -11,6 +11,7 @@ export function screenRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
     sandbox: deps.sandbox,
     admission: deps.queryAdmission,
     db: deps.appDatabase.db,
+    queryRuns: deps.queryRuns,
     logger: deps.logger,
     clock: deps.clock,
   });

@@ -1,18 +1,20 @@
 /**
  * The one way user SQL runs, for the editor, the REST API, dashboards and Seismo alike:
  * the sandbox checks and runs it, and every run — success or failure — is recorded in
- * `query_runs` for the statistics and the admin's error list. Recording never fails a
- * query: a run that could not be recorded is logged instead.
+ * `query_runs` for the statistics and the admin's error list. Recording is write-behind
+ * (`run-recorder.ts`) and never fails a query: a run that could not be recorded is logged.
  */
-import { type AppDb, type QueryRunRecord, recordQueryRun } from "@epicenter/db";
+import type { AppDb, QueryRunRecord } from "@epicenter/db";
 import { runUserQuery, type Sandbox, SandboxError, type UserQueryResult } from "@epicenter/warehouse";
 import type { Logger } from "pino";
 import { type QueryAdmission, QueryServiceBusy } from "./admission";
+import type { QueryRunRecorder } from "./run-recorder";
 
 export interface QueryServiceDeps {
   sandbox: Sandbox;
   admission: QueryAdmission;
   db: AppDb;
+  queryRuns: QueryRunRecorder;
   logger: Logger;
   clock: () => Date;
 }
@@ -61,8 +63,6 @@ export async function runQuery(deps: QueryServiceDeps, request: QueryRequest): P
           ? failure.message
           : "internal error",
     };
-    recordQueryRun(deps.db, run).catch((error: unknown) =>
-      deps.logger.error({ err: error }, "could not record a query run"),
-    );
+    deps.queryRuns.record(run);
   }
 }

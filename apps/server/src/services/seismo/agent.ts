@@ -25,6 +25,7 @@ import { type LanguageModel, type ModelMessage, type StopCondition, stepCountIs,
 import type { Logger } from "pino";
 import type { Config } from "../../config";
 import type { QueryAdmission } from "../queries/admission";
+import type { QueryRunRecorder } from "../queries/run-recorder";
 import { catalogGrounding, systemPrompt } from "./grounding";
 import { NOT_CONFIGURED_MESSAGE, seismoModel } from "./provider";
 import { sameSql, sqlBlocksOf, titleFor } from "./sql-blocks";
@@ -45,6 +46,7 @@ export interface SeismoDeps {
   sandbox: Sandbox;
   admission: QueryAdmission;
   db: AppDb;
+  queryRuns: QueryRunRecorder;
   logger: Logger;
   clock: () => Date;
 }
@@ -127,7 +129,14 @@ async function loop(
   let toolCallsTaken = 0;
   let steps = 0;
   const context: ToolContext = {
-    queries: { sandbox: deps.sandbox, admission: deps.admission, db: deps.db, logger: deps.logger, clock: deps.clock },
+    queries: {
+      sandbox: deps.sandbox,
+      admission: deps.admission,
+      db: deps.db,
+      queryRuns: deps.queryRuns,
+      logger: deps.logger,
+      clock: deps.clock,
+    },
     warehouse: deps.warehouse,
     search: deps.config.search,
     userId: request.userId,
