@@ -36,6 +36,8 @@ import { getSyncStatusRoutes } from "./routes/sync/get-sync-status";
 import { getClientConfig } from "./routes/system/get-client-config";
 import { getHealth } from "./routes/system/get-health";
 import { getOpenApi } from "./routes/system/get-openapi";
+import type { AccessDeps } from "./services/access/principal";
+import { createPrincipalCache } from "./services/access/principal-cache";
 import type { SignInLimits } from "./services/access/rate-limits";
 import type { Mailer } from "./services/mail/mailer";
 import type { QueryAdmission } from "./services/queries/admission";
@@ -63,7 +65,13 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const db = deps.appDatabase.db;
-  const access = { db, adminEmails: deps.config.adminEmails, clock: deps.clock };
+  const access: AccessDeps = {
+    db,
+    adminEmails: deps.config.adminEmails,
+    clock: deps.clock,
+    // Only where this process is the one writer of access state (principal-cache.ts).
+    ...(deps.appDatabase.kind === "pglite" ? { principals: createPrincipalCache(db) } : {}),
+  };
   const magicLinks = {
     ...access,
     mailer: deps.mailer,

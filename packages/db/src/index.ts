@@ -1,3 +1,4 @@
+export { type AccessChange, onAccessChange } from "./access-changes";
 export { type AppDatabase, type AppDatabaseOptions, type AppDb, openAppDatabase, queryRows } from "./client";
 export * from "./repositories/allow-list";
 export * from "./repositories/api-keys";

@@ -3,6 +3,7 @@
  * lower-cased, so `Ada@Example.com` and `ada@example.com` are one person.
  */
 import { desc, eq, sql } from "drizzle-orm";
+import { announcingAccessChange } from "../access-changes";
 import type { AppDb } from "../client";
 import { waitlist, whitelistEmails } from "../schema";
 
@@ -52,13 +53,15 @@ export async function addToAllowList(
 ): Promise<AllowListEntry> {
   const normalized = normalizeEmail(email);
   const isAdmin = options.isAdmin ?? false;
-  await db
-    .insert(whitelistEmails)
-    .values({ email: normalized, addedBy, isAdmin })
-    .onConflictDoUpdate({
-      target: whitelistEmails.email,
-      set: { isAdmin: sql`${whitelistEmails.isAdmin} OR ${isAdmin}` },
-    });
+  await announcingAccessChange(db, { kind: "allow_list", email: normalized }, () =>
+    db
+      .insert(whitelistEmails)
+      .values({ email: normalized, addedBy, isAdmin })
+      .onConflictDoUpdate({
+        target: whitelistEmails.email,
+        set: { isAdmin: sql`${whitelistEmails.isAdmin} OR ${isAdmin}` },
+      }),
+  );
   const [entry] = await db.select().from(whitelistEmails).where(eq(whitelistEmails.email, normalized));
   if (!entry) throw new Error(`allow-list entry for ${normalized} vanished while it was being added`);
   return entry;
@@ -66,10 +69,10 @@ export async function addToAllowList(
 
 /** Removes an e-mail; true when there was one to remove. */
 export async function removeFromAllowList(db: AppDb, email: string): Promise<boolean> {
-  const removed = await db
-    .delete(whitelistEmails)
-    .where(eq(whitelistEmails.email, normalizeEmail(email)))
-    .returning({ email: whitelistEmails.email });
+  const normalized = normalizeEmail(email);
+  const removed = await announcingAccessChange(db, { kind: "allow_list", email: normalized }, () =>
+    db.delete(whitelistEmails).where(eq(whitelistEmails.email, normalized)).returning({ email: whitelistEmails.email }),
+  );
   return removed.length > 0;
 }
 

@@ -3,6 +3,7 @@
  * query is scoped by the owner's id, so one user can never see, use or revoke another's.
  */
 import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
+import { announcingAccessChange } from "../access-changes";
 import type { AppDb } from "../client";
 import { apiKeys, users, whitelistEmails } from "../schema";
 import type { User } from "./users";
@@ -42,11 +43,13 @@ export function listApiKeys(db: AppDb, userId: string): Promise<ApiKey[]> {
 
 /** Revokes one of the user's own keys; false when the user has no such live key. */
 export async function revokeApiKey(db: AppDb, userId: string, keyId: string, now: Date): Promise<boolean> {
-  const revoked = await db
-    .update(apiKeys)
-    .set({ revokedAt: now })
-    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
-    .returning({ id: apiKeys.id });
+  const revoked = await announcingAccessChange(db, { kind: "api_key", apiKeyId: keyId }, () =>
+    db
+      .update(apiKeys)
+      .set({ revokedAt: now })
+      .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+      .returning({ id: apiKeys.id }),
+  );
   return revoked.length > 0;
 }
 

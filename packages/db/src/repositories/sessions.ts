@@ -3,6 +3,7 @@
  * only as hashes. Refreshing rotates both, so a stolen refresh token works once at most.
  */
 import { and, eq, gt, isNull } from "drizzle-orm";
+import { announcingAccessChange } from "../access-changes";
 import type { AppDb } from "../client";
 import { sessions, users, whitelistEmails } from "../schema";
 import type { User } from "./users";
@@ -56,14 +57,18 @@ async function findActive(db: AppDb, ...conditions: Parameters<typeof and>): Pro
 
 /** Replaces both tokens of a session; false when it was revoked meanwhile. */
 export async function rotateSession(db: AppDb, sessionId: string, tokens: SessionTokensHashed): Promise<boolean> {
-  const updated = await db
-    .update(sessions)
-    .set(tokens)
-    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
-    .returning({ id: sessions.id });
+  const updated = await announcingAccessChange(db, { kind: "session", sessionId }, () =>
+    db
+      .update(sessions)
+      .set(tokens)
+      .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
+      .returning({ id: sessions.id }),
+  );
   return updated.length > 0;
 }
 
 export async function revokeSession(db: AppDb, sessionId: string, now: Date): Promise<void> {
-  await db.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, sessionId));
+  await announcingAccessChange(db, { kind: "session", sessionId }, () =>
+    db.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, sessionId)),
+  );
 }

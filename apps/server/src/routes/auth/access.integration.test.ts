@@ -217,6 +217,24 @@ describe("API keys", () => {
     expect((await t.app.request("/api/keys/list", { headers: { "x-api-key": key.key } })).status).toBe(401);
     expect((await t.app.request(`/api/keys/${key.id}`, bearer(ada.access_token, "DELETE"))).status).toBe(404);
   });
+
+  it("stops a key at once after it has been answered from memory", async () => {
+    const ada = await signIn(t, "ada@example.com");
+    const key = ZCreatedApiKey.parse(
+      await (
+        await t.app.request(
+          "/api/keys/create",
+          json({ name: "script", user_id: ada.user.id }, { token: ada.access_token }),
+        )
+      ).json(),
+    );
+    // On PGlite the app keeps resolved callers in memory (services/access/principal-cache.ts).
+    for (let call = 0; call < 3; call += 1) {
+      expect((await t.app.request("/api/queries", { headers: { "x-api-key": key.key } })).status).toBe(200);
+    }
+    expect((await t.app.request(`/api/keys/${key.id}`, bearer(ada.access_token, "DELETE"))).status).toBe(204);
+    expect((await t.app.request("/api/queries", { headers: { "x-api-key": key.key } })).status).toBe(401);
+  });
 });
 
 describe("admin", () => {

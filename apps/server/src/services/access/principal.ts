@@ -1,7 +1,9 @@
 /**
  * Who is asking: resolves a bearer token or an `X-API-Key` to a user, and whether that
- * user is still allowed in and is an admin. Checked on every request, against the store,
- * so a sign-out, a revoked key or a removal from the allow-list takes effect at once.
+ * user is still allowed in and is an admin. Checked on every request — against the store,
+ * or against the callers kept in memory (`principal-cache.ts`), which every access-changing
+ * write invalidates — so a sign-out, a revoked key or a removal from the allow-list takes
+ * effect at once.
  */
 import {
   type AppDb,
@@ -12,6 +14,7 @@ import {
   touchUserLastSeen,
   type User,
 } from "@epicenter/db";
+import type { CachedPrincipal, PrincipalCache } from "./principal-cache";
 import { hashSecret, isApiKey } from "./secrets";
 
 export interface Principal {
@@ -27,6 +30,8 @@ export interface AccessDeps {
   db: AppDb;
   adminEmails: readonly string[];
   clock: () => Date;
+  /** Resolved callers kept in memory; absent: every request asks the store. */
+  principals?: PrincipalCache;
 }
 
 export async function roleOf(deps: AccessDeps, email: string): Promise<{ isAllowed: boolean; isAdmin: boolean }> {
@@ -57,20 +62,46 @@ export async function resolvePrincipal(
   if (!credential) return undefined;
   const now = deps.clock();
   const hash = hashSecret(credential);
+  const cached = deps.principals?.get(hash, now);
+  if (cached) {
+    if (isDue(cached.touchedAt, now)) {
+      cached.touchedAt = now;
+      await touch(deps.db, cached.principal, now);
+    }
+    return cached.principal;
+  }
+  const generation = deps.principals?.generation() ?? 0;
+  const found = await lookUp(deps, credential, hash, now);
+  if (found) deps.principals?.set(hash, found, generation);
+  return found?.principal;
+}
+
+/** The caller behind a credential, from the store, in one statement (plus a due touch). */
+async function lookUp(
+  deps: AccessDeps,
+  credential: string,
+  hash: string,
+  now: Date,
+): Promise<CachedPrincipal | undefined> {
   if (isApiKey(credential)) {
     const found = await findActiveApiKey(deps.db, hash);
     if (!found) return undefined;
-    if (isDue(found.lastUsedAt, now)) await touchApiKey(deps.db, found.keyId, now);
     const role = roleFrom(deps, found.user.email, found.allowListEntry);
-    return { user: found.user, ...role, via: "api_key", apiKeyId: found.keyId };
+    const principal: Principal = { user: found.user, ...role, via: "api_key", apiKeyId: found.keyId };
+    const isTouchDue = isDue(found.lastUsedAt, now);
+    if (isTouchDue) await touch(deps.db, principal, now);
+    return { principal, expiresAt: null, touchedAt: isTouchDue ? now : found.lastUsedAt };
   }
   const session = await findSessionByAccessHash(deps.db, hash, now);
   if (!session) return undefined;
-  await touchUserLastSeen(deps.db, session.user.id, now);
-  return {
-    user: session.user,
-    ...(await roleOf(deps, session.user.email)),
-    via: "session",
-    sessionId: session.sessionId,
-  };
+  const role = roleFrom(deps, session.user.email, session.allowListEntry);
+  const principal: Principal = { user: session.user, ...role, via: "session", sessionId: session.sessionId };
+  const isTouchDue = isDue(session.user.lastSeenAt, now);
+  if (isTouchDue) await touch(deps.db, principal, now);
+  return { principal, expiresAt: session.accessExpiresAt, touchedAt: isTouchDue ? now : session.user.lastSeenAt };
+}
+
+/** "Last used" for a key, "last seen" for a signed-in user. */
+function touch(db: AppDb, principal: Principal, now: Date): Promise<void> {
+  return principal.apiKeyId ? touchApiKey(db, principal.apiKeyId, now) : touchUserLastSeen(db, principal.user.id, now);
 }
