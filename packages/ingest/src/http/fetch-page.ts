@@ -32,7 +32,23 @@ export const DEFAULT_HTTP_POLICY: HttpPolicy = {
   maxRetryAfterMs: 120_000,
 };
 
-export type PageFetcher = <T extends z.ZodType>(url: string, envelope: T, signal?: AbortSignal) => Promise<z.output<T>>;
+/**
+ * How a page body becomes a value when zod is not the reader: the snapshot hot path hands
+ * Gamma pages to the engine as bytes (`sources/polymarket/client.ts`). A reader throws for a
+ * body that is not a whole page; that is retried like a body that is not JSON.
+ */
+export interface BodyReader<T> {
+  readBody(body: Uint8Array): T;
+}
+
+type Envelope = z.ZodType | BodyReader<unknown>;
+type EnvelopeOutput<E> = E extends BodyReader<infer T> ? T : E extends z.ZodType ? z.output<E> : never;
+
+export type PageFetcher = <E extends Envelope>(
+  url: string,
+  envelope: E,
+  signal?: AbortSignal,
+) => Promise<EnvelopeOutput<E>>;
 
 export class UpstreamError extends Error {
   constructor(
@@ -94,25 +110,33 @@ class RetryAfter extends UpstreamError {
   }
 }
 
-async function fetchOnce<T extends z.ZodType>(
+async function fetchOnce<E extends Envelope>(
   http: typeof fetch,
   url: string,
-  envelope: T,
+  envelope: E,
   timeoutMs: number,
   signal: AbortSignal | undefined,
-): Promise<z.output<T>> {
+): Promise<EnvelopeOutput<E>> {
   const timeout = AbortSignal.timeout(timeoutMs);
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
   let response: Response;
-  let body: string;
+  let bytes: Uint8Array;
   try {
     response = await http(url, { signal: combined, headers: { accept: "application/json" } });
-    body = await response.text();
+    bytes = new Uint8Array(await response.arrayBuffer());
   } catch (error) {
     if (timeout.aborted) throw new UpstreamError(`timed out after ${timeoutMs} ms: ${url}`, url, undefined, true);
     throw new UpstreamError(`network error: ${describe(error)}`, url, undefined, true);
   }
   if (response.status === 429) throw new RetryAfter(url, retryAfterMs(response.headers.get("retry-after")));
+  if (response.ok && "readBody" in envelope) {
+    try {
+      return envelope.readBody(bytes) as EnvelopeOutput<E>;
+    } catch (error) {
+      throw new UpstreamError(`page failed validation: ${describe(error)}`, url, response.status, true);
+    }
+  }
+  const body = new TextDecoder().decode(bytes);
   if (!response.ok) {
     const retryable = response.status >= 500;
     throw new UpstreamError(
@@ -128,13 +152,13 @@ async function fetchOnce<T extends z.ZodType>(
   } catch (error) {
     throw new UpstreamError(`body is not JSON (${describe(error)}), ${body.length} bytes`, url, response.status, true);
   }
-  const parsed = envelope.safeParse(json);
+  const parsed = (envelope as z.ZodType).safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue ? `${issue.path.map(String).join(".") || "(root)"}: ${issue.message}` : "invalid";
     throw new UpstreamError(`page envelope failed validation: ${where}`, url, response.status, true);
   }
-  return parsed.data;
+  return parsed.data as EnvelopeOutput<E>;
 }
 
 /** `Retry-After` is seconds or an HTTP date; absent or unreadable means "no advice". */

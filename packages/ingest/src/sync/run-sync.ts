@@ -50,6 +50,8 @@ export interface SyncDeps {
   /** The HTTP client; the global `fetch` when absent. */
   fetch?: typeof fetch;
   writer?: Partial<WriterLimits>;
+  /** Where Polymarket snapshot pages are mapped (`SourceRunContext.mapping`). */
+  polymarketMapping?: "engine" | "javascript";
 }
 
 export interface SyncRunSummary {
@@ -115,6 +117,7 @@ export async function runRecorded(
     startedAt,
     logger,
     ...(signal ? { signal } : {}),
+    ...(deps.polymarketMapping ? { mapping: deps.polymarketMapping } : {}),
   };
   const [eventsTable, marketsTable] = SOURCE_TABLES[source].map((t) => `${t.database}.${t.name}`);
   const written = () => ({
@@ -128,7 +131,7 @@ export async function runRecorded(
     await body(ctx, counts);
     await writer.flush();
     signal?.throwIfAborted();
-    await publishLatest(deps.warehouse, source, run.sync_timestamp);
+    if (!ctx.latestPublished) await publishLatest(deps.warehouse, source, run.sync_timestamp);
   } catch (failure) {
     error = failure instanceof Error ? failure.message : String(failure);
     await writer.settle();

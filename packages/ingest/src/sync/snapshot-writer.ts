@@ -47,11 +47,13 @@ export type WriterRow = object & { raw: string | object };
 export class SnapshotWriter {
   private readonly buffers = new Map<string, Buffer>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** Rows other writers put in a table for this run (the engine-side Polymarket path). */
+  private readonly elsewhere = new Map<string, number>();
   private failure: unknown;
 
   constructor(
     private readonly warehouse: Warehouse,
-    private readonly limits: WriterLimits = DEFAULT_WRITER_LIMITS,
+    readonly limits: WriterLimits = DEFAULT_WRITER_LIMITS,
   ) {}
 
   /** Queues a row; false when this key was already written in this run. */
@@ -71,9 +73,14 @@ export class SnapshotWriter {
     return this.buffers.get(table)?.seen.has(key) ?? false;
   }
 
-  /** Rows accepted for `table` so far (written or buffered). */
+  /** Rows accepted for `table` so far (written or buffered, here or by `addWritten`). */
   count(table: string): number {
-    return this.buffers.get(table)?.seen.size ?? 0;
+    return (this.buffers.get(table)?.seen.size ?? 0) + (this.elsewhere.get(table) ?? 0);
+  }
+
+  /** Counts rows of this run that reached `table` without passing through this writer. */
+  addWritten(table: string, rows: number): void {
+    this.elsewhere.set(table, (this.elsewhere.get(table) ?? 0) + rows);
   }
 
   /** Writes everything buffered and waits for it; throws the first insert failure. */

@@ -20,6 +20,14 @@ export interface SourceRunContext {
   startedAt: number;
   logger: Logger;
   signal?: AbortSignal;
+  /**
+   * Where Polymarket snapshot pages are mapped: by the engine over the page text (the
+   * default on the embedded engine) or in JavaScript (always on a server, which cannot
+   * read our spool files; tests pin it to compare the two).
+   */
+  mapping?: "engine" | "javascript";
+  /** Set by a source that wrote the latest-state tables during the run itself. */
+  latestPublished?: boolean;
 }
 
 export interface RunCounts {

@@ -6,7 +6,7 @@
  * (HTTP 422 on keyset endpoints). `closed` is always explicit because omitting it returns
  * closed events despite the documented default.
  */
-import type { PageFetcher } from "../../http/fetch-page";
+import type { BodyReader, PageFetcher } from "../../http/fetch-page";
 import { ZGammaEventsKeysetPage } from "./schema";
 
 export const POLYMARKET_PAGE_LIMIT = 500;
@@ -50,5 +50,60 @@ export async function* listGammaEvents(
     yield { url, events: page.events, nextCursor: next };
     if (!next || next === cursor) return;
     cursor = next;
+  }
+}
+
+/** A keyset page as the upstream sent it, for the engine to read (`sync/page-batch.ts`). */
+export interface GammaPageText {
+  url: string;
+  /** The page's JSON, byte for byte (a BOM removed), or re-serialised when it had to be parsed here. */
+  body: Uint8Array;
+  nextCursor: string | null;
+}
+
+const HEAD = /^\s*\{\s*"events"\s*:\s*\[/;
+const TAIL = /\]\s*(?:,\s*"next_cursor"\s*:\s*("(?:[^"\\]|\\.)*"|null))?\s*\}\s*$/;
+const EDGE_BYTES = 512;
+
+/**
+ * Reads a keyset page without parsing its events: the engine parses them. The body must
+ * open with the `events` list and close with it, optionally followed by `next_cursor`,
+ * which is read from the tail. Any other layout (keys in another order, an error object,
+ * a body cut short) is parsed whole with the strict envelope instead, so a page that is
+ * not JSON is still retried and a cursor is never guessed. A page that passes the edge
+ * checks yet is broken inside fails the engine's read, and with it the run, cleanly.
+ */
+export const gammaKeysetText: BodyReader<{ body: Uint8Array; nextCursor: string | null }> = {
+  readBody(bytes) {
+    const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+    const decoder = new TextDecoder();
+    const head = decoder.decode(body.subarray(0, EDGE_BYTES));
+    const tail = TAIL.exec(decoder.decode(body.subarray(Math.max(0, body.length - EDGE_BYTES))));
+    if (HEAD.test(head) && tail) {
+      const cursor = tail[1] ? (JSON.parse(tail[1]) as string | null) : null;
+      return { body, nextCursor: cursor || null };
+    }
+    const page = ZGammaEventsKeysetPage.parse(JSON.parse(decoder.decode(body)));
+    return {
+      body: new TextEncoder().encode(JSON.stringify({ events: page.events })),
+      nextCursor: page.next_cursor || null,
+    };
+  },
+};
+
+/** Every page of `/events/keyset` for `filters` as text, for the engine-side mapping. */
+export async function* listGammaEventPages(
+  fetchPage: PageFetcher,
+  baseUrl: string,
+  filters: GammaEventFilters,
+  options: { signal?: AbortSignal } = {},
+): AsyncGenerator<GammaPageText> {
+  let cursor: string | null = null;
+  for (;;) {
+    const url = gammaEventsUrl(baseUrl, filters, cursor);
+    const page = await fetchPage(url, gammaKeysetText, options.signal);
+    yield { url, ...page };
+    if (!page.nextCursor || page.nextCursor === cursor) return;
+    cursor = page.nextCursor;
   }
 }

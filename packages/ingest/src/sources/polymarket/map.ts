@@ -194,7 +194,11 @@ export function mapGammaEvent(raw: unknown, ctx: PolymarketMapContext): MappedEv
     if ("row" in mapped) markets.push(mapped.row);
     else rejections.push(mapped.rejection);
   }
-  return { event: eventRow(e, JSON.stringify(withoutMarkets(raw)), markets.length, ctx), markets, rejections };
+  return {
+    event: eventRow(e, JSON.stringify(withoutMarkets(raw)), (e.markets ?? []).length, ctx),
+    markets,
+    rejections,
+  };
 }
 
 /**
@@ -227,7 +231,7 @@ export function mapGammaEventForWrite(raw: unknown, ctx: PolymarketMapContext): 
     }
     markets.push(marketRow(m, market as RawObject, e.id, ctx));
   }
-  return { event: eventRow(e, withoutMarkets(raw), markets.length, ctx), markets, rejections };
+  return { event: eventRow(e, withoutMarkets(raw), (e.markets ?? []).length, ctx), markets, rejections };
 }
 
 export type RawObject = Record<string, unknown>;
@@ -356,7 +360,8 @@ function eventRow<Raw>(
     volume1yr: e.volume1yr,
     openInterest: e.openInterest,
     competitive: e.competitive,
-    commentCount: e.commentCount,
+    // A UInt32 column: a negative count is no count, a fraction is cut.
+    commentCount: e.commentCount !== null && e.commentCount >= 0 ? Math.trunc(e.commentCount) : null,
     tags: (e.tags ?? []).map((tag) => tag.label),
     tag_ids: (e.tags ?? []).map((tag) => tag.id),
     series_ids: (e.series ?? []).map((series) => series.id),

@@ -11,8 +11,9 @@ import {
   reportRejections,
   type SourceRunContext,
 } from "../../sync/source-run";
-import { type GammaEventFilters, listGammaEvents } from "./client";
+import { type GammaEventFilters, listGammaEventPages, listGammaEvents } from "./client";
 import { mapGammaEventForWrite, type PolymarketMapContext, type PreviousMarketState } from "./map";
+import { GammaBatchWriter } from "./page-batch";
 
 export const POLYMARKET_EVENTS = "polymarket.events";
 export const POLYMARKET_MARKETS = "polymarket.markets";
@@ -42,15 +43,50 @@ export async function writeGammaEventsPage(
 }
 
 export async function snapshotPolymarket(ctx: SourceRunContext, counts: RunCounts): Promise<void> {
-  const previous = await loadPreviousMarketState(ctx.warehouse);
-  const mapContext: PolymarketMapContext = { syncTimestamp: ctx.syncTimestamp, previous: (id) => previous.get(id) };
   const passes: GammaEventFilters[] = [
     { closed: false },
     { closed: true, end_date_min: new Date(ctx.startedAt - PENDING_CLOSED_WINDOW_MS).toISOString() },
   ];
+  if (GammaBatchWriter.supports(ctx.warehouse) && ctx.mapping !== "javascript") {
+    await snapshotInEngine(ctx, counts, passes);
+    return;
+  }
+  const previous = await loadPreviousMarketState(ctx.warehouse);
+  const mapContext: PolymarketMapContext = { syncTimestamp: ctx.syncTimestamp, previous: (id) => previous.get(id) };
   for (const filters of passes) {
     for await (const page of listGammaEvents(ctx.fetchPage, ctx.baseUrl, filters, { signal: ctx.signal })) {
       await writeGammaEventsPage(ctx, mapContext, page, counts);
     }
+  }
+}
+
+/** The snapshot with the mapping done by the engine over the page text (`page-batch.ts`). */
+async function snapshotInEngine(ctx: SourceRunContext, counts: RunCounts, passes: GammaEventFilters[]) {
+  const batches = new GammaBatchWriter(ctx.warehouse, {
+    syncTimestamp: ctx.syncTimestamp,
+    batchBytes: ctx.writer.limits.maxBytes,
+    onRejection: ({ url, ...rejected }) => reportRejections(ctx, url, [rejected], counts),
+  });
+  try {
+    for (const filters of passes) {
+      for await (const page of listGammaEventPages(ctx.fetchPage, ctx.baseUrl, filters, { signal: ctx.signal })) {
+        counts.pages += 1;
+        await batches.add(page);
+      }
+    }
+    await batches.flush();
+    ctx.latestPublished = true;
+    ctx.logger.info("polymarket pages mapped by the engine", {
+      pages: counts.pages,
+      batches: batches.batches,
+      engine_ms: Math.round(batches.engineMs),
+    });
+    ctx.writer.addWritten(POLYMARKET_EVENTS, await batches.written(POLYMARKET_EVENTS));
+    ctx.writer.addWritten(POLYMARKET_MARKETS, await batches.written(POLYMARKET_MARKETS));
+  } catch (error) {
+    await batches.settle();
+    throw error;
+  } finally {
+    await batches.close();
   }
 }
