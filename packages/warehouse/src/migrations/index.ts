@@ -1,9 +1,15 @@
 import { namespaces } from "./0001-namespaces";
 import { snapshotTables } from "./0002-snapshot-tables";
 import { snapshotTimeIndex } from "./0003-snapshot-time-index";
+import { marketTextLowCardinality } from "./0004-market-text-low-cardinality";
 import type { WarehouseMigration } from "./types";
 
 /** Every warehouse migration, in the order it is applied. Append only. */
-export const warehouseMigrations: readonly WarehouseMigration[] = [namespaces, snapshotTables, snapshotTimeIndex];
+export const warehouseMigrations: readonly WarehouseMigration[] = [
+  namespaces,
+  snapshotTables,
+  snapshotTimeIndex,
+  marketTextLowCardinality,
+];
 
 export type { WarehouseMigration } from "./types";

@@ -38,7 +38,7 @@ describe("POST /api/query", () => {
     const body = ZRunQueryResponse.parse(await response.json());
     expect(body.result.columns).toEqual([
       { name: "id", type: "String" },
-      { name: "question", type: "String" },
+      { name: "question", type: "LowCardinality(String)" },
     ]);
     expect(body.result.data).toEqual([
       { id: "1", question: "Question 1?" },
