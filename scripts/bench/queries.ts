@@ -97,7 +97,7 @@ FROM per_market GROUP BY hour ORDER BY hour`,
       duckdb: `WITH daily AS (
   SELECT CAST(sync_timestamp AS DATE) AS day, id, max(volume) - min(volume) AS traded, avg(yes_probability) AS yes_probability
   FROM pm_markets
-  WHERE sync_timestamp >= now() - INTERVAL 7 DAY
+  WHERE CAST(sync_timestamp AS DATE) >= current_date - 6
   GROUP BY day, id
 )
 SELECT day, count(*) FILTER (WHERE traded > 0) AS markets_traded, round(sum(traded)) AS volume,

@@ -2,6 +2,7 @@ import { namespaces } from "./0001-namespaces";
 import { snapshotTables } from "./0002-snapshot-tables";
 import { snapshotTimeIndex } from "./0003-snapshot-time-index";
 import { marketTextLowCardinality } from "./0004-market-text-low-cardinality";
+import { marketDayProjection } from "./0005-market-day-projection";
 import type { WarehouseMigration } from "./types";
 
 /** Every warehouse migration, in the order it is applied. Append only. */
@@ -10,6 +11,7 @@ export const warehouseMigrations: readonly WarehouseMigration[] = [
   snapshotTables,
   snapshotTimeIndex,
   marketTextLowCardinality,
+  marketDayProjection,
 ];
 
 export type { WarehouseMigration } from "./types";

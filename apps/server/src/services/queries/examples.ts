@@ -64,7 +64,7 @@ export const EXAMPLE_QUERIES: readonly ExampleQuery[] = [
     id: "5e1a0000-0000-4000-8000-000000000005",
     title: "Daily activity, last 7 days",
     description:
-      "Per day: Polymarket markets traded, volume traded, and the average yes probability across markets, over the last 7 days.",
+      "Per day: Polymarket markets traded, volume traded, and the average yes probability across markets, over the last 7 days (today and the six whole days before, UTC).",
     sql: dailyActivity(POLYMARKET),
     chart: { kind: "chart", type: "line", x: "day", y: ["markets_traded"] },
   },

@@ -113,6 +113,14 @@ GROUP BY hour
 ORDER BY hour`;
 }
 
+/**
+ * The last 7 days as whole calendar days (UTC): today so far and the six days before, one
+ * row each. Filtering on the day rather than on `sync_timestamp` keeps every day whole (no
+ * partial first day) and lets the engine answer from the per-day projection
+ * `market_day` (warehouse migration 0005) instead of every snapshot.
+ */
+const LAST_7_DAYS = "toDate(sync_timestamp) >= today() - 6";
+
 /** Per day over the last 7 days: markets traded, volume traded, average yes probability. */
 export function dailyActivity(venue: Venue): string {
   return `WITH daily AS (
@@ -122,7 +130,7 @@ export function dailyActivity(venue: Venue): string {
     max(volume) - min(volume) AS traded,
     avg(${venue.yesPrice}) AS yes_probability
   FROM ${venue.snapshots}
-  WHERE sync_timestamp >= now() - INTERVAL 7 DAY
+  WHERE ${LAST_7_DAYS}
   GROUP BY day, ${venue.key}
 )
 SELECT
@@ -135,13 +143,13 @@ GROUP BY day
 ORDER BY day`;
 }
 
-/** The mean yes price across markets per day, last 7 days (0–1). */
+/** The mean yes price across markets per day, last 7 days (0–1; `avg` skips NULLs). */
 export function averageYesProbability(venue: Venue): string {
   return `SELECT
   toDate(sync_timestamp) AS day,
   round(avg(${venue.yesPrice}), 4) AS avg_yes_probability
 FROM ${venue.snapshots}
-WHERE sync_timestamp >= now() - INTERVAL 7 DAY AND ${venue.yesPrice} IS NOT NULL
+WHERE ${LAST_7_DAYS}
 GROUP BY day
 ORDER BY day`;
 }

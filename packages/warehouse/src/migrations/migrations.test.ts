@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { marketTextLowCardinality } from "./0004-market-text-low-cardinality";
+import { marketDayProjection } from "./0005-market-day-projection";
+import { warehouseMigrations } from "./index";
+
+describe("warehouse migrations", () => {
+  it("are numbered 1, 2, 3… in the order they are applied", () => {
+    expect(warehouseMigrations.map((migration) => migration.version)).toEqual(
+      warehouseMigrations.map((_, index) => index + 1),
+    );
+  });
+
+  it("alter the market text in place on one node", () => {
+    expect(marketTextLowCardinality.statements({ cluster: undefined })).toEqual([
+      "ALTER TABLE polymarket.markets MODIFY COLUMN question LowCardinality(String) CODEC(ZSTD(1))",
+      "ALTER TABLE kalshi.markets MODIFY COLUMN title LowCardinality(String) CODEC(ZSTD(1)), MODIFY COLUMN yes_sub_title LowCardinality(String) CODEC(ZSTD(1))",
+    ]);
+  });
+
+  it("alter the storage and the Distributed table alike on a cluster", () => {
+    const statements = marketTextLowCardinality.statements({ cluster: "main" });
+    expect(statements).toContain(
+      "ALTER TABLE polymarket.markets_local ON CLUSTER `main` MODIFY COLUMN question LowCardinality(String) CODEC(ZSTD(1))",
+    );
+    expect(statements).toContain(
+      "ALTER TABLE polymarket.markets ON CLUSTER `main` MODIFY COLUMN question LowCardinality(String)",
+    );
+    expect(statements).toHaveLength(4);
+  });
+
+  it("add the per-day projection to the storage tables, on every node of a cluster", () => {
+    const single = marketDayProjection.statements({ cluster: undefined });
+    expect(single[0]).toBe(
+      "ALTER TABLE polymarket.markets ADD PROJECTION IF NOT EXISTS market_day (SELECT toDate(sync_timestamp), id, min(volume), max(volume), avg(yes_probability), count() GROUP BY toDate(sync_timestamp), id)",
+    );
+    expect(single).toContain("ALTER TABLE kalshi.markets MATERIALIZE PROJECTION market_day");
+    const cluster = marketDayProjection.statements({ cluster: "main" });
+    expect(cluster.every((statement) => statement.includes("_local ON CLUSTER `main`"))).toBe(true);
+    expect(cluster).toHaveLength(single.length);
+  });
+});
