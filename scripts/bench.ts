@@ -5,7 +5,8 @@
  *                    [--only dataset,queries,ingest,load,web]
  *                    [--data-dir DIR] [--keep] [--duration 60] [--connections 50]
  *                    [--overload-connections 300] [--overload-duration 20]
- *                    [--ingest-markets 150000] [--ingest-runs 6] [--loads 7] [--skip-build]
+ *                    [--ingest-markets 150000] [--ingest-runs 6] [--ingest-day-runs 144]
+ *                    [--loads 7] [--skip-build]
  *
  * Phases, in order, each timed: the dataset (generated inside the engine in a temp
  * DATA_DIR, or reused with `--data-dir` when it already holds one), the query benchmark
@@ -61,6 +62,7 @@ const { values } = parseArgs({
     "overload-duration": { type: "string", default: "20" },
     "ingest-markets": { type: "string", default: "150000" },
     "ingest-runs": { type: "string", default: "6" },
+    "ingest-day-runs": { type: "string", default: "144" },
     loads: { type: "string", default: "7" },
     "skip-build": { type: "boolean", default: false },
     report: { type: "string", default: "docs/BENCHMARKS.md" },
@@ -217,13 +219,20 @@ try {
     ingest = await phase("ingest", async () => {
       const { stdout } = await promisify(execFile)(
         process.execPath,
-        ["--import", "tsx", "scripts/bench/ingest-child.ts", values["ingest-markets"], values["ingest-runs"]],
+        [
+          "--import",
+          "tsx",
+          "scripts/bench/ingest-child.ts",
+          values["ingest-markets"],
+          values["ingest-runs"],
+          values["ingest-day-runs"],
+        ],
         { maxBuffer: 16 * 1024 * 1024 },
       );
       return JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as IngestBenchResult;
     });
     log(
-      `ingest: ${ingest.mapInsertRowsPerSecond.median} rows/s, queryable after ${ingest.queryableAfterMs.median} ms, ${ingest.bytesPerMarketRow} B/row`,
+      `ingest: ${ingest.mapInsertRowsPerSecond.median} rows/s, queryable after ${ingest.queryableAfterMs.median} ms, ${(ingest.diskDay ?? ingest.disk).bytesPerMarketRow} B/row`,
     );
   }
 } finally {

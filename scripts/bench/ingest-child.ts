@@ -5,9 +5,10 @@
  */
 import { runIngestBench } from "../bench-ingest";
 
-const [catalogSize, runs] = process.argv.slice(2).map(Number);
+const [catalogSize, runs, dayRuns] = process.argv.slice(2).map(Number);
 const result = await runIngestBench({
   ...(catalogSize ? { catalogSize } : {}),
   ...(runs ? { runs } : {}),
+  ...(dayRuns !== undefined && Number.isFinite(dayRuns) ? { dayRuns } : {}),
 });
 process.stdout.write(`${JSON.stringify(result)}\n`);

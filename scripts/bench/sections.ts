@@ -141,25 +141,25 @@ semantics on both; \`hasToken\` has no exact DuckDB twin) over the last 7 days o
 export function ingestSection(r: IngestBenchResult, c: ReportContext): string {
   const s = (x: { median: number; min: number; max: number }, scale = 1, digits = 0) =>
     `${(x.median / scale).toFixed(digits)} (${(x.min / scale).toFixed(digits)}–${(x.max / scale).toFixed(digits)})`;
+  const disk = (d: IngestBenchResult["disk"]) =>
+    `${d.bytesPerMarketRow} B (${d.bytesPerMarketRowWithoutRaw} B without \`raw\`, ${d.bytesPerMarketRowRaw} B \`raw\`) over ${n(d.rowsOnDisk)} rows: ${d.runs} snapshots of ${n(d.catalogMarkets)} markets`;
+  const steady = r.diskDay ?? r.disk;
   return `## Ingest and freshness
 
 ${measured(c)} Load average at the end: ${phaseLoad(c, "ingest")?.load ?? "?"}.
 
 \`runIngestBench()\` (\`scripts/bench-ingest.ts\`): ${r.runs.length} consecutive full Polymarket snapshots of a
 ${n(r.catalogMarkets)}-market catalog from the replay server (in a child process) on loopback into a fresh
-embedded warehouse; ${n(r.marketsWritten)} markets and ${n(r.eventsWritten)} events per run.
+embedded warehouse; ${n(r.marketsWritten)} markets and ${n(r.eventsWritten)} events per run. *Map + insert* is the
+same full run repeated with the upstream replaced by the bytes it sent, held in memory, so only our own write
+path runs (reading the pages, the engine's mapping, the snapshot and latest tables, the run's records).
 
 ${table(
   ["figure", "median (min–max)", "goal", ""],
   [
     ["run duration", `${s(r.runDurationMs, 1000, 1)} s`, "", ""],
-    ["waiting for upstream pages", `${s(r.upstreamWaitMs, 1000, 1)} s`, "", ""],
-    [
-      "map + insert",
-      `${s(r.mapInsertRowsPerSecond)} rows/s`,
-      "≥ 50,000",
-      verdict(r.mapInsertRowsPerSecond.median >= 50_000),
-    ],
+    ["waiting for upstream pages (overlaps the engine's work)", `${s(r.upstreamWaitMs, 1000, 1)} s`, "", ""],
+    ["engine time on the run's batches", `${s(r.engineMs, 1000, 1)} s`, "", ""],
     [
       "queryable after (from run start)",
       `${s(r.queryableAfterMs, 1000, 1)} s`,
@@ -167,15 +167,22 @@ ${table(
       verdict(r.queryableAfterMs.median <= 60_000),
     ],
     [
-      "bytes on disk per market row",
-      `${r.bytesPerMarketRow} B (${r.bytesPerMarketRowWithoutRaw} B without \`raw\`, ${r.bytesPerMarketRowRaw} B \`raw\`) over ${n(r.rowsOnDisk)} rows`,
+      "map + insert (run over recorded bytes)",
+      `${s(r.mapInsertRowsPerSecond)} rows/s (runs of ${s(r.mapInsertRunMs, 1000, 1)} s)`,
+      "≥ 50,000",
+      verdict(r.mapInsertRowsPerSecond.median >= 50_000),
+    ],
+    ["bytes on disk per market row, timed runs", disk(r.disk), "", ""],
+    [
+      "bytes on disk per market row, a day of snapshots",
+      disk(steady),
       "< 100 B",
-      verdict(r.bytesPerMarketRow < 100),
+      verdict(steady.bytesPerMarketRow < 100),
     ],
   ],
 )}
 
-Per run: ${r.runs.map((run, i) => `${i + 1}: ${(run.runDurationMs / 1000).toFixed(1)} s, ${n(run.mapInsertRowsPerSecond)} rows/s, queryable ${(run.queryableAfterMs / 1000).toFixed(1)} s`).join("; ")}.
+Per run: ${r.runs.map((run, i) => `${i + 1}: ${(run.runDurationMs / 1000).toFixed(1)} s (engine ${(run.engineMs / 1000).toFixed(1)} s), queryable ${(run.queryableAfterMs / 1000).toFixed(1)} s`).join("; ")}.
 `;
 }
 

@@ -42,6 +42,23 @@ describe("snapshot runs against the replay server", () => {
     expect(await countRows(h.warehouse, "polymarket.markets_latest FINAL")).toBe(run.markets_written);
   });
 
+  it("writes the same Polymarket snapshot when mapping in JavaScript (the path a ClickHouse server takes)", async () => {
+    const engine = await runSync(h.deps, { source: "polymarket" });
+    const javascript = await runSync({ ...h.deps, polymarketMapping: "javascript" }, { source: "polymarket" });
+    expect(javascript).toMatchObject({ success: true, markets_written: engine.markets_written });
+    expect(javascript.events_written).toBe(engine.events_written);
+    const columns =
+      "id, event_id, question, outcomes, outcomePrices, yes_probability, volume, bestBid, endDate, closed";
+    const snapshot = (ts: string) =>
+      h.warehouse.query(
+        `SELECT ${columns}, JSONExtractString(raw, 'id') AS raw_id FROM polymarket.markets
+         WHERE sync_timestamp = {ts:DateTime64(3, 'UTC')} ORDER BY id`,
+        { params: { ts } },
+      );
+    expect(await snapshot(javascript.sync_timestamp)).toEqual(await snapshot(engine.sync_timestamp));
+    expect(await duplicateRows(h.warehouse)).toMatchObject({ "polymarket.markets": 0, "polymarket.events": 0 });
+  });
+
   it("pages through Kalshi with cursor until it comes back empty, and stores no combo", async () => {
     h.replay.requests.length = 0;
     const run = await runSync(h.deps, { source: "kalshi" });

@@ -95,7 +95,7 @@ export interface GammaBatchWriterOptions {
 export class GammaBatchWriter {
   private readonly dir: string;
   private readonly urls = new Map<string, string>();
-  private pending: string[] = [];
+  private pendingPages = 0;
   private pendingBytes = 0;
   private batchSeq = 0;
   private pageSeq = 0;
@@ -125,12 +125,12 @@ export class GammaBatchWriter {
     this.pageSeq += 1;
     const seq = String(this.pageSeq).padStart(6, "0");
     const batchDir = join(this.dir, `batch-${this.batchSeq}`);
-    if (this.pending.length === 0) await mkdir(batchDir, { recursive: true });
+    if (this.pendingPages === 0) await mkdir(batchDir, { recursive: true });
     await writeFile(join(batchDir, `page-${seq}.json`), page.body);
     await writeFile(join(batchDir, `events-${seq}.json`), stripNestedMarkets(page.body).body);
     this.urls.set(`page-${seq}.json`, page.url);
     this.urls.set(`events-${seq}.json`, page.url);
-    this.pending.push(seq);
+    this.pendingPages += 1;
     this.pendingBytes += page.body.length;
     if (this.pendingBytes >= this.batchBytes) await this.startBatch();
   }
@@ -150,7 +150,9 @@ export class GammaBatchWriter {
   /** Removes the spooled pages and the run's helper tables; the writer cannot be used afterwards. */
   async close(): Promise<void> {
     rmSync(this.dir, { recursive: true, force: true });
-    if (this.prepared) await this.dropHelpers();
+    // Views left behind (the warehouse went away) are harmless: they hang off input tables
+    // nothing else writes, and the next run drops them before making its own.
+    if (this.prepared) await this.dropHelpers().catch(() => undefined);
   }
 
   /** Rows of this run in `table` (after `flush`). */
@@ -163,10 +165,10 @@ export class GammaBatchWriter {
   }
 
   private async startBatch(): Promise<void> {
-    if (this.pending.length === 0) return;
+    if (this.pendingPages === 0) return;
     const batchDir = join(this.dir, `batch-${this.batchSeq}`);
     this.batchSeq += 1;
-    this.pending = [];
+    this.pendingPages = 0;
     this.pendingBytes = 0;
     // One batch at a time: the next waits here, so fetching runs at most one batch ahead.
     await this.running;
