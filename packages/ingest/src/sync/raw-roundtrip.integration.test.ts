@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mapGammaEventForWrite } from "../sources/polymarket/map";
 import { fixture, fixtureLines } from "../testing/fixtures";
 import { type Harness, startHarness } from "../testing/harness";
-import { SnapshotWriter } from "./snapshot-writer";
+import { DEFAULT_WRITER_LIMITS, SnapshotWriter } from "./snapshot-writer";
 
 type Json = Record<string, unknown>;
 const syncTimestamp = "2026-03-01 12:00:00.000";
@@ -43,7 +43,7 @@ describe("raw round-trips through the writer", () => {
     };
     const all = [...events, { id: "900000", markets: [...bare, tricky] }];
 
-    const writer = new SnapshotWriter(h.warehouse, { maxRows: 97, maxBytes: 1 << 20, maxInFlight: 2 });
+    const writer = new SnapshotWriter(h.warehouse, { ...DEFAULT_WRITER_LIMITS, maxRows: 97, maxBytes: 1 << 20 });
     const expectedMarkets = new Map<string, unknown>();
     const expectedEvents = new Map<string, unknown>();
     for (const raw of all) {

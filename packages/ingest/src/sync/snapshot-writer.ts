@@ -30,9 +30,21 @@ export interface WriterLimits {
   maxBytes: number;
   /** Inserts running at once (each on its own pooled connection). */
   maxInFlight: number;
+  /**
+   * Upstream page text per batch where the engine maps the pages (`polymarket/page-batch.ts`).
+   * Bigger than `maxBytes`: each batch makes parts in four tables, and fewer, larger parts
+   * cost less to write and to merge (measured: 160 MB batches ran a 150,000-market snapshot
+   * ~30 % faster than 48 MB ones). The engine holds about three times a batch in memory.
+   */
+  engineBatchBytes: number;
 }
 
-export const DEFAULT_WRITER_LIMITS: WriterLimits = { maxRows: 10_000, maxBytes: 48 * 1024 * 1024, maxInFlight: 2 };
+export const DEFAULT_WRITER_LIMITS: WriterLimits = {
+  maxRows: 10_000,
+  maxBytes: 48 * 1024 * 1024,
+  maxInFlight: 2,
+  engineBatchBytes: 160 * 1024 * 1024,
+};
 
 interface Buffer {
   lines: string[];

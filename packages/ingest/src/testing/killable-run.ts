@@ -17,7 +17,7 @@ await runSync(
     config: { polymarketApiUrl: polymarketApiUrl as string, kalshiApiUrl: "http://127.0.0.1:9" },
     http: { timeoutMs: 600_000 },
     // Small batches, so the run has written some before it stalls (rows or, on the engine path, bytes).
-    writer: { maxRows: 100, maxBytes: 256 * 1024 },
+    writer: { maxRows: 100, maxBytes: 256 * 1024, engineBatchBytes: 256 * 1024 },
   },
   { source: "polymarket" },
 );

@@ -64,8 +64,8 @@ const VIEWS = {
   eventRejections: "internal.polymarket_event_rejections_mv",
 };
 
-/** Page text per batch (the run passes its writer's `maxBytes`): 48 MB is ~11,000 markets. */
-export const DEFAULT_BATCH_BYTES = 48 * 1024 * 1024;
+/** Page text per batch when the caller does not say (runs pass `WriterLimits.engineBatchBytes`). */
+export const DEFAULT_BATCH_BYTES = 160 * 1024 * 1024;
 
 /** What the engine's JSON reader needs to hand over every field as its text. */
 const READ_SETTINGS = {

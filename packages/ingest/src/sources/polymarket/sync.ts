@@ -64,7 +64,7 @@ export async function snapshotPolymarket(ctx: SourceRunContext, counts: RunCount
 async function snapshotInEngine(ctx: SourceRunContext, counts: RunCounts, passes: GammaEventFilters[]) {
   const batches = new GammaBatchWriter(ctx.warehouse, {
     syncTimestamp: ctx.syncTimestamp,
-    batchBytes: ctx.writer.limits.maxBytes,
+    batchBytes: ctx.writer.limits.engineBatchBytes,
     onRejection: ({ url, ...rejected }) => reportRejections(ctx, url, [rejected], counts),
   });
   try {
