@@ -3,9 +3,9 @@
  *
  * Why: a full snapshot is ~150,000 markets and ~640 MB of JSON. In JavaScript,
  * `JSON.parse`, reading the fields and serialising the row cost ~115 µs per market on the
- * 2-core bench machine (≈ 8,000 rows/s at best). The engine reads the same page text with
- * its native JSON reader and extracts the fields with simdjson in ≈ 10 µs per market, so
- * the snapshot path hands the engine the page text untouched (see `page-batch.ts`).
+ * 2-core bench machine, on the one thread the server also answers requests on. The engine
+ * reads the page text with its native JSON reader and extracts the fields with simdjson,
+ * on both cores, so the snapshot path hands it the page text untouched (`page-batch.ts`).
  *
  * The rules are the ones `upstream-values.ts` documents, one SQL expression per reader:
  * every upstream field is first read as text (`Nullable(String)`: a JSON number, boolean,
@@ -13,12 +13,15 @@
  * as NULL), then converted, and an object whose field cannot be read gets a `reason`
  * instead of a guessed value. `engine-map.integration.test.ts` proves the two mappings give
  * the same rows on every fixture object and on the odd values the fast reader is tested
- * with. Where the readers cannot agree exactly it is written here:
- * - A text field holding an array or object keeps its JSON text (JavaScript rejects it).
+ * with. Where the readers cannot agree exactly it is written here (and listed in the test):
+ * - A text field holding an array or object keeps its JSON text (JavaScript rejects it),
+ *   and an id sent as a JSON boolean is the text "true"/"false".
  * - A number is what the engine's `toFloat64` reads: `"0x10"` is rejected here while
  *   `Number("0x10")` is 16; both reject other non-numeric text.
- * - `raw` is the upstream object's own text, byte for byte (JavaScript re-serialises it);
- *   an event's `raw` includes its nested markets, as sent.
+ * - A time sent as numeric text is read as Unix seconds, as JavaScript reads a JSON number.
+ * - `raw` is the upstream object's own text, byte for byte (JavaScript re-serialises it;
+ *   both parse to the same object). An event's `raw` leaves out its nested markets, on
+ *   both paths (`strip-markets.ts`).
  */
 
 /** How one column is read from its upstream field(s). */
