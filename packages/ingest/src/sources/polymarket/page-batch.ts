@@ -248,26 +248,12 @@ FROM (
       `CREATE TABLE ${REJECTIONS} (page String, kind String, key String, reason String) ENGINE = Memory`,
       `CREATE TABLE ${PREVIOUS} ENGINE = Join(ANY, LEFT, id) AS
 SELECT id, volume, lastTradeTime, toUInt8(1) AS seen FROM polymarket.markets_latest FINAL`,
-      ...[MARKETS, `${MARKETS}_latest`].map(
-        (
-          target,
-        ) => `CREATE MATERIALIZED VIEW ${target === MARKETS ? VIEWS.markets : VIEWS.latestMarkets} TO ${target} AS
-SELECT ${tsValue} AS sync_timestamp, ${MARKET_COPIED.map((name) => `\`${name}\``).join(", ")},
-  if(joinGetOrNull('${PREVIOUS}', 'seen', id) IS NULL, NULL,
-    if(volume > ifNull(joinGet('${PREVIOUS}', 'volume', id), 0), ${tsValue}, joinGet('${PREVIOUS}', 'lastTradeTime', id))
-  ) AS lastTradeTime,
-  raw
-FROM ${MARKET_INPUT}
-WHERE reason = '' AND event_reason = ''${target === MARKETS ? ` AND id NOT IN (SELECT id FROM ${MARKETS} WHERE sync_timestamp = ${tsValue})\nLIMIT 1 BY id` : ""}`,
-      ),
+      marketView(VIEWS.markets, MARKETS, tsValue, true),
+      marketView(VIEWS.latestMarkets, `${MARKETS}_latest`, tsValue, false),
       `CREATE MATERIALIZED VIEW ${VIEWS.marketRejections} TO ${REJECTIONS} AS
 SELECT page, 'market' AS kind, id AS key, reason FROM ${MARKET_INPUT} WHERE reason != '' AND event_reason = ''`,
-      ...[EVENTS, `${EVENTS}_latest`].map(
-        (target) => `CREATE MATERIALIZED VIEW ${target === EVENTS ? VIEWS.events : VIEWS.latestEvents} TO ${target} AS
-SELECT ${tsValue} AS sync_timestamp, ${EVENT_COPIED.map((name) => `\`${name}\``).join(", ")}, raw
-FROM ${EVENT_INPUT}
-WHERE reason = ''${target === EVENTS ? ` AND id NOT IN (SELECT id FROM ${EVENTS} WHERE sync_timestamp = ${tsValue})\nLIMIT 1 BY id` : ""}`,
-      ),
+      eventView(VIEWS.events, EVENTS, tsValue, true),
+      eventView(VIEWS.latestEvents, `${EVENTS}_latest`, tsValue, false),
       `CREATE MATERIALIZED VIEW ${VIEWS.eventRejections} TO ${REJECTIONS} AS
 SELECT page, 'event' AS kind, id AS key, reason FROM ${EVENT_INPUT} WHERE reason != ''`,
     ];
@@ -279,6 +265,34 @@ SELECT page, 'event' AS kind, id AS key, reason FROM ${EVENT_INPUT} WHERE reason
     for (const table of [MARKET_INPUT, EVENT_INPUT, REJECTIONS, PREVIOUS])
       await this.warehouse.command(`DROP TABLE IF EXISTS ${table}`);
   }
+}
+
+/**
+ * The view that routes a run's valid market rows to `target`. Into the snapshot table each
+ * key goes once per run (`oncePerRun`); the latest table is a ReplacingMergeTree on the
+ * key, where a second copy of a key in one run replaces the first.
+ */
+function marketView(view: string, target: string, ts: string, oncePerRun: boolean): string {
+  const previous = (column: string) => `joinGet('${PREVIOUS}', '${column}', id)`;
+  return `CREATE MATERIALIZED VIEW ${view} TO ${target} AS
+SELECT ${ts} AS sync_timestamp, ${MARKET_COPIED.map((name) => `\`${name}\``).join(", ")},
+  if(joinGetOrNull('${PREVIOUS}', 'seen', id) IS NULL, NULL,
+    if(volume > ifNull(${previous("volume")}, 0), ${ts}, ${previous("lastTradeTime")})) AS lastTradeTime,
+  raw
+FROM ${MARKET_INPUT}
+WHERE reason = '' AND event_reason = ''${oncePerRun ? onlyNewKeys(target, ts) : ""}`;
+}
+
+function eventView(view: string, target: string, ts: string, oncePerRun: boolean): string {
+  return `CREATE MATERIALIZED VIEW ${view} TO ${target} AS
+SELECT ${ts} AS sync_timestamp, ${EVENT_COPIED.map((name) => `\`${name}\``).join(", ")}, raw
+FROM ${EVENT_INPUT}
+WHERE reason = ''${oncePerRun ? onlyNewKeys(target, ts) : ""}`;
+}
+
+/** Keys this run has not written to `table` yet, each once. */
+function onlyNewKeys(table: string, ts: string): string {
+  return ` AND id NOT IN (SELECT id FROM ${table} WHERE sync_timestamp = ${ts})\nLIMIT 1 BY id`;
 }
 
 /** The column names of a column list (`name Type, …`), in order. */
