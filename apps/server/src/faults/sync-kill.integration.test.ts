@@ -2,8 +2,9 @@
  * Fault suite (issue 8 item 5): `kill -9` of the real server in the middle of a sync run,
  * then a restart on the same DATA_DIR.
  *
- * The upstream is the replay server: a Polymarket catalog large enough that the run
- * writes a first batch (10,000 markets) before the page after it stalls for good, so when
+ * The upstream is the replay server: a Polymarket catalog large enough that the run has
+ * written the pages before one that stalls for good (a batch starts when the upstream has
+ * been quiet for two seconds), so when
  * the server is killed the warehouse really holds a partial snapshot and a run with a
  * start marker and no outcome. After the restart, seen through the product
  * (`/api/sync/status` and `/api/query` with an API key) and then through the warehouse
@@ -31,7 +32,7 @@ import {
 } from "./server-process";
 
 const ADMIN = "sync@faults.test";
-/** ~17 pages of 500 events (~1,450 markets each): the writer's first 10,000-row batch lands by page 7. */
+/** ~17 pages of 500 events (~1,450 markets each); the first nine are written while the tenth stalls. */
 const POLYMARKET_MARKETS = 25_000;
 const PAGES_BEFORE_STALL = 9;
 

@@ -21,7 +21,8 @@
  *   batch to log every rejected object with its page URL.
  * So the page text is read once per table and never copied through a staging table.
  *
- * Batches run one at a time, in the background while the next pages are fetched. Each
+ * Batches run one at a time, in the background while the next pages are fetched (a batch
+ * also starts when the upstream has been quiet for two seconds with pages in hand). Each
  * batch is one INSERT per table; if any statement fails the run fails and the runner
  * deletes every row of the run's `sync_timestamp` (`sync/run-history.ts`), so a failure
  * never leaves half a snapshot. The helper tables and views live in `internal` (hidden
@@ -67,6 +68,9 @@ const VIEWS = {
 /** Page text per batch when the caller does not say (runs pass `WriterLimits.engineBatchBytes`). */
 export const DEFAULT_BATCH_BYTES = 160 * 1024 * 1024;
 
+/** An upstream quiet for this long gets the pages in hand written meanwhile. */
+export const DEFAULT_IDLE_MS = 2_000;
+
 /** What the engine's JSON reader needs to hand over every field as its text. */
 const READ_SETTINGS = {
   input_format_json_read_objects_as_strings: 1,
@@ -88,6 +92,8 @@ export interface PageRejection extends Rejection {
 export interface GammaBatchWriterOptions {
   syncTimestamp: string;
   batchBytes?: number;
+  /** A batch starts early when no page has come for this long. */
+  idleMs?: number;
   /** Called for each object the engine could not read, with the page it came from. */
   onRejection?: (rejected: PageRejection) => void;
 }
@@ -103,6 +109,8 @@ export class GammaBatchWriter {
   private failure: unknown;
   private prepared: Promise<void> | undefined;
   private readonly batchBytes: number;
+  private readonly idleMs: number;
+  private idleTimer: NodeJS.Timeout | undefined;
   /** Wall time of the batches' statements, for the run's log line and the benchmark. */
   engineMs = 0;
   batches = 0;
@@ -113,6 +121,7 @@ export class GammaBatchWriter {
   ) {
     this.dir = spoolDir();
     this.batchBytes = options.batchBytes ?? DEFAULT_BATCH_BYTES;
+    this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
   }
 
   /** The engine reads pages from files, so only the embedded engine (same machine) can. */
@@ -121,6 +130,7 @@ export class GammaBatchWriter {
   }
 
   async add(page: GammaPageText): Promise<void> {
+    this.stopIdleTimer();
     if (this.failure) throw this.failure;
     this.pageSeq += 1;
     const seq = String(this.pageSeq).padStart(6, "0");
@@ -132,23 +142,34 @@ export class GammaBatchWriter {
     this.urls.set(`events-${seq}.json`, page.url);
     this.pendingPages += 1;
     this.pendingBytes += page.body.length;
-    if (this.pendingBytes >= this.batchBytes) await this.startBatch();
+    if (this.pendingBytes >= this.batchBytes) {
+      // Back-pressure: wait for the batch before this one, so fetching runs at most one batch ahead.
+      await this.startBatch();
+      if (this.failure) throw this.failure;
+    } else {
+      // An upstream that stalls between pages should not leave the engine idle with pages in hand.
+      this.idleTimer = setTimeout(() => void this.startBatch(), this.idleMs);
+      this.idleTimer.unref();
+    }
   }
 
   /** Writes what is left and waits for every batch; throws the first failure. */
   async flush(): Promise<void> {
-    await this.startBatch();
+    this.stopIdleTimer();
+    void this.startBatch();
     await this.running;
     if (this.failure) throw this.failure;
   }
 
-  /** Waits for the batch in progress without starting another (a run being abandoned). */
+  /** Waits for the batches started without starting another (a run being abandoned). */
   async settle(): Promise<void> {
+    this.stopIdleTimer();
     await this.running;
   }
 
   /** Removes the spooled pages and the run's helper tables; the writer cannot be used afterwards. */
   async close(): Promise<void> {
+    this.stopIdleTimer();
     rmSync(this.dir, { recursive: true, force: true });
     // Views left behind (the warehouse went away) are harmless: they hang off input tables
     // nothing else writes, and the next run drops them before making its own.
@@ -164,21 +185,32 @@ export class GammaBatchWriter {
     return Number(row?.n ?? 0);
   }
 
-  private async startBatch(): Promise<void> {
-    if (this.pendingPages === 0) return;
+  /**
+   * Queues the pending pages as a batch behind the batches before it (they run one at a
+   * time) and returns when the batch before this one is done.
+   */
+  private startBatch(): Promise<void> {
+    const previous = this.running;
+    if (this.pendingPages === 0) return previous;
     const batchDir = join(this.dir, `batch-${this.batchSeq}`);
     this.batchSeq += 1;
     this.pendingPages = 0;
     this.pendingBytes = 0;
-    // One batch at a time: the next waits here, so fetching runs at most one batch ahead.
-    await this.running;
-    if (this.failure) throw this.failure;
-    this.running = this.runBatch(batchDir).then(
-      () => rmSync(batchDir, { recursive: true, force: true }),
-      (error: unknown) => {
+    this.running = previous.then(async () => {
+      if (this.failure) return;
+      try {
+        await this.runBatch(batchDir);
+        rmSync(batchDir, { recursive: true, force: true });
+      } catch (error) {
         this.failure ??= error;
-      },
-    );
+      }
+    });
+    return previous;
+  }
+
+  private stopIdleTimer(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
   }
 
   private async runBatch(batchDir: string): Promise<void> {
