@@ -108,10 +108,12 @@ export function queriesSection(
 ${measured(c)} Load average at the end of the phase: ${load?.load ?? "?"}.
 
 ${n(d.marketSnapshotRows)} market-snapshot rows. Each query ${runs} times after one warm-up, the three
-paths back to back in every round. **product** = \`POST /api/query\` over HTTP on loopback with
-an API key, on a real \`startServer\` in this process (auth, the parser checks, the sandbox,
-recording the run); **engine** = the same SQL on a warehouse client over the same data;
-**DuckDB** = the translated SQL over Parquet written by the engine (${
+paths back to back in every round, in an order that changes from round to round and query to
+query (the call right after another engine's work pays for cold caches). **product** =
+\`POST /api/query\` over HTTP on loopback with an API key, on a real \`startServer\` in this
+process (auth, the parser checks, the sandbox, recording the run); **engine** = the same SQL on
+a warehouse client over the same data, with the sandbox's engine settings (threads, aggregation
+in order, limits); **DuckDB** = the translated SQL over Parquet written by the engine (${
     parquet ? parquet.files.map((f) => `${f.view} ${mib(f.bytes)}`).join(", ") : "not exported"
   }; \`raw\` left out). Times in ms, median (min–max). *service* is the server's own
 \`execution_time_ms\` (validation + sandbox run + decoding), so product − service is HTTP,

@@ -47,6 +47,7 @@ export {
   type SandboxLimits,
   type SandboxTarget,
   type SandboxUserOptions,
+  sandboxSettings,
   sandboxUserDdl,
 } from "./sandbox";
 export { MAX_QUERY_LENGTH, type ValidatedStatement, validateUserSql } from "./validate";

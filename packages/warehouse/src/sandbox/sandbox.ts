@@ -216,6 +216,14 @@ async function lockDown(client: ClickHouseClient, settings: ClickHouseSettings):
   await client.command({ query: "SELECT 1", clickhouse_settings: { readonly: "1" } });
 }
 
+/**
+ * The engine settings user SQL runs under (limits, threads, aggregation in order), for
+ * measuring the engine's own time of a query as the sandbox would run it.
+ */
+export function sandboxSettings(limits: Partial<SandboxLimits> = {}): ClickHouseSettings {
+  return limitSettings({ ...DEFAULT_SANDBOX_LIMITS, ...limits });
+}
+
 function limitSettings(limits: SandboxLimits): ClickHouseSettings {
   return {
     max_execution_time: limits.maxExecutionSeconds,
