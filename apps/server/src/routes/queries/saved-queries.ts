@@ -32,8 +32,8 @@ export function savedQueryRoutes(app: Hono<AppEnv>, deps: Deps): void {
       // Only the queries the caller can see: another user's private query stays invisible,
       // its run counts included.
       const visible = await listVisibleQueries(deps.db, principalOf(c).user.id);
-      // Runs are recorded write-behind; a run that just ended is counted.
-      await deps.queryRuns.flush();
+      // Runs are recorded write-behind; a saved query's run that just ended is counted.
+      await deps.queryRuns.flush((run) => run.queryId !== null);
       const stats =
         visible.length === 0
           ? []

@@ -60,6 +60,22 @@ describe("write-behind query runs", () => {
     expect(await countRuns(store.db, "% -- batch")).toBe(3);
   });
 
+  it("writes early for a reader only when a run it counts is waiting", async () => {
+    const recorder = createQueryRunRecorder(store.db, quiet, { flushMs: 60_000 });
+    const isSaved = (queued: QueryRunRecord) => queued.queryId !== null;
+    recorder.record(run("SELECT 1 -- unsaved"));
+    await recorder.flush(isSaved);
+    expect(await countRuns(store.db, "% -- unsaved")).toBe(0);
+    const [saved] = await queryRows<{ id: string }>(
+      store.db,
+      sql`INSERT INTO saved_queries (title, sql) VALUES ('t', 'SELECT 2') RETURNING id`,
+    );
+    recorder.record({ ...run("SELECT 2 -- saved"), queryId: saved?.id ?? null });
+    await recorder.flush(isSaved);
+    expect(await countRuns(store.db, "% -- saved")).toBe(1);
+    expect(await countRuns(store.db, "% -- unsaved")).toBe(1);
+  });
+
   it("writes on its timer without anyone asking", async () => {
     const recorder = createQueryRunRecorder(store.db, quiet, { flushMs: 20 });
     recorder.record(run("SELECT 1 -- timer"));

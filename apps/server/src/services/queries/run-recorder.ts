@@ -20,8 +20,12 @@ import type { Logger } from "pino";
 export interface QueryRunRecorder {
   /** Queues one run; never throws, never waits. */
   record(run: QueryRunRecord): void;
-  /** Resolves once every run queued before the call is written (or given up on). */
-  flush(): Promise<void>;
+  /**
+   * Resolves once every run queued before the call is written (or given up on). With
+   * `only`, writes nothing unless a queued run matches it: a reader that counts some runs
+   * does not pay for writing the others early.
+   */
+  flush(only?: (run: QueryRunRecord) => boolean): Promise<void>;
   /** Flushes and stops the timer; later runs are written at once, one by one. */
   close(): Promise<void>;
 }
@@ -69,7 +73,8 @@ export function createQueryRunRecorder(
     return writing;
   };
 
-  const flush = (): Promise<void> => {
+  const flush = (only?: (run: QueryRunRecord) => boolean): Promise<void> => {
+    if (only && !pending.some(only)) return writing;
     if (timer) clearTimeout(timer);
     timer = undefined;
     if (pending.length === 0) return writing;
