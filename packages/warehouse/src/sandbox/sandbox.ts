@@ -35,11 +35,11 @@
  *   integers reach JavaScript as exact strings.
  * - `optimize_aggregation_in_order = 1`: the questions people ask most group by day and
  *   market, which is the snapshot tables' sort-key prefix, so the engine can aggregate as
- *   it reads instead of hashing every snapshot. Measured on 20 M rows with another job
- *   loading the machine (medians of 7, both settings sent explicitly, since chDB keeps a
- *   setting on its connection): a 7-day daily query over the snapshots 638 → 407 ms
- *   (Polymarket) and 723 → 450 ms (Kalshi). It costs the whole-day form that the per-day
- *   projection answers 15 ms (49 → 66 ms on Kalshi, 19 → 21 ms for the mean price), and
+ *   it reads instead of hashing every snapshot. Measured on 20 M rows (medians of 7, both
+ *   values sent explicitly, since chDB keeps a setting on its connection): a 7-day daily
+ *   query over the snapshots 277 → 202 ms (Polymarket) and 302 → 257 ms (Kalshi) on a quiet
+ *   machine, 638 → 407 and 723 → 450 ms with another job running. It costs the whole-day
+ *   form that the per-day projection answers 8–11 ms (34 → 42 ms, Kalshi 35 → 46 ms), and
  *   changes nothing measurable on the other sample queries, so it stays on.
  * - `enable_analyzer` stays at its default (on). The analyzer is what lets a nested
  *   `SETTINGS readonly = 0` lift readonly (ClickHouse #116028, reproduced here), but a
