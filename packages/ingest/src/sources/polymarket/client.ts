@@ -36,24 +36,35 @@ export function gammaEventsUrl(baseUrl: string, filters: GammaEventFilters, afte
 }
 
 /** Every page of `/events/keyset` for `filters`, starting after `startCursor` when resuming. */
-export async function* listGammaEvents(
+export function listGammaEvents(
   fetchPage: PageFetcher,
   baseUrl: string,
   filters: GammaEventFilters,
   options: { startCursor?: string | null; signal?: AbortSignal } = {},
 ): AsyncGenerator<GammaEventsPage> {
+  return keysetPages(baseUrl, filters, options, async (url) => {
+    const page = await fetchPage(url, ZGammaEventsKeysetPage, options.signal);
+    return { url, events: page.events, nextCursor: page.next_cursor || null };
+  });
+}
+
+/** The keyset loop both listings share: follow `nextCursor` until it is empty or repeats. */
+async function* keysetPages<Page extends { nextCursor: string | null }>(
+  baseUrl: string,
+  filters: GammaEventFilters,
+  options: { startCursor?: string | null },
+  fetchAt: (url: string) => Promise<Page>,
+): AsyncGenerator<Page> {
   let cursor = options.startCursor ?? null;
   for (;;) {
-    const url = gammaEventsUrl(baseUrl, filters, cursor);
-    const page = await fetchPage(url, ZGammaEventsKeysetPage, options.signal);
-    const next = page.next_cursor ? page.next_cursor : null;
-    yield { url, events: page.events, nextCursor: next };
-    if (!next || next === cursor) return;
-    cursor = next;
+    const page = await fetchAt(gammaEventsUrl(baseUrl, filters, cursor));
+    yield page;
+    if (!page.nextCursor || page.nextCursor === cursor) return;
+    cursor = page.nextCursor;
   }
 }
 
-/** A keyset page as the upstream sent it, for the engine to read (`sync/page-batch.ts`). */
+/** A keyset page as the upstream sent it, for the engine to read (`page-batch.ts`). */
 export interface GammaPageText {
   url: string;
   /** The page's JSON, byte for byte (a BOM removed), or re-serialised when it had to be parsed here. */
@@ -92,18 +103,14 @@ export const gammaKeysetText: BodyReader<{ body: Uint8Array; nextCursor: string 
 };
 
 /** Every page of `/events/keyset` for `filters` as text, for the engine-side mapping. */
-export async function* listGammaEventPages(
+export function listGammaEventPages(
   fetchPage: PageFetcher,
   baseUrl: string,
   filters: GammaEventFilters,
   options: { signal?: AbortSignal } = {},
 ): AsyncGenerator<GammaPageText> {
-  let cursor: string | null = null;
-  for (;;) {
-    const url = gammaEventsUrl(baseUrl, filters, cursor);
-    const page = await fetchPage(url, gammaKeysetText, options.signal);
-    yield { url, ...page };
-    if (!page.nextCursor || page.nextCursor === cursor) return;
-    cursor = page.nextCursor;
-  }
+  return keysetPages(baseUrl, filters, {}, async (url) => ({
+    url,
+    ...(await fetchPage(url, gammaKeysetText, options.signal)),
+  }));
 }
