@@ -15,7 +15,7 @@ import { toDateTime64, type Warehouse } from "@epicenter/warehouse";
 import { type CatalogOptions, DEFAULT_FIXTURES_DIR, KalshiCatalog, PolymarketCatalog } from "./replay/catalog";
 import { isComboEvent, mapKalshiEvent } from "./sources/kalshi/map";
 import { mapGammaEvent } from "./sources/polymarket/map";
-import { SOURCE_TABLES } from "./sync/run-history";
+import { LATEST_COLUMNS, SOURCE_TABLES } from "./sync/run-history";
 
 export interface DemoHistoryOptions {
   days?: number;
@@ -108,7 +108,7 @@ export async function generateDemoHistory(
           { params: { first, interval: intervalMs, steps } },
         );
         await warehouse.command(
-          `INSERT INTO ${target}_latest SELECT * FROM ${target} WHERE sync_timestamp = {last:DateTime64(3, 'UTC')}`,
+          `INSERT INTO ${target}_latest SELECT ${LATEST_COLUMNS} FROM ${target} WHERE sync_timestamp = {last:DateTime64(3, 'UTC')}`,
           { params: { last: toDateTime64(last) } },
         );
         rows[target] = (seeds[target]?.length ?? 0) * steps;

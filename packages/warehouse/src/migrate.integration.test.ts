@@ -35,6 +35,16 @@ describe("warehouse on embedded chDB", () => {
       ]),
     );
 
+    const withRaw = await warehouse.query<{ owner: string }>(
+      "SELECT concat(database, '.', table) AS owner FROM system.columns WHERE database IN ('polymarket', 'kalshi') AND name = 'raw' ORDER BY owner",
+    );
+    expect(withRaw.map((t) => t.owner)).toEqual([
+      "kalshi.events",
+      "kalshi.markets",
+      "polymarket.events",
+      "polymarket.markets",
+    ]);
+
     const second = await migrateWarehouse(warehouse);
     expect(second.applied).toEqual([]);
     const recorded = await warehouse.query<{ n: string }>("SELECT count() AS n FROM internal.schema_migrations");

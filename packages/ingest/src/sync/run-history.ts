@@ -38,6 +38,13 @@ export const SOURCE_TABLES: Record<SourceName, readonly SnapshotTableRef[]> = {
   ],
 };
 
+/**
+ * A snapshot row as its latest-state table holds it: every column but `raw`, which only
+ * the snapshot tables keep (warehouse migration 6). The latest tables list the snapshot
+ * columns in the same order, so an INSERT … SELECT of these lines up.
+ */
+export const LATEST_COLUMNS = "* EXCEPT (raw)";
+
 export interface RunRecord {
   run_id: string;
   source: SourceName;
@@ -97,7 +104,7 @@ function runColumns(run: RunRecord) {
 export async function publishLatest(warehouse: Warehouse, source: SourceName, syncTimestamp: string): Promise<void> {
   for (const table of SOURCE_TABLES[source]) {
     await warehouse.command(
-      `INSERT INTO ${table.database}.${table.name}_latest SELECT * FROM ${table.database}.${table.name} WHERE sync_timestamp = {ts:DateTime64(3, 'UTC')}`,
+      `INSERT INTO ${table.database}.${table.name}_latest SELECT ${LATEST_COLUMNS} FROM ${table.database}.${table.name} WHERE sync_timestamp = {ts:DateTime64(3, 'UTC')}`,
       { params: { ts: syncTimestamp } },
     );
   }
@@ -116,7 +123,7 @@ export async function discardRun(warehouse: Warehouse, source: SourceName, syncT
     const snapshot = `${table.database}.${table.name}`;
     const latest = `${snapshot}_latest`;
     await warehouse.command(
-      `INSERT INTO ${latest} SELECT * FROM ${snapshot} WHERE sync_timestamp < ${at} AND ${table.key} IN (SELECT ${table.key} FROM ${latest} WHERE sync_timestamp = ${at}) ORDER BY ${table.key}, sync_timestamp DESC LIMIT 1 BY ${table.key}`,
+      `INSERT INTO ${latest} SELECT ${LATEST_COLUMNS} FROM ${snapshot} WHERE sync_timestamp < ${at} AND ${table.key} IN (SELECT ${table.key} FROM ${latest} WHERE sync_timestamp = ${at}) ORDER BY ${table.key}, sync_timestamp DESC LIMIT 1 BY ${table.key}`,
       params,
     );
     for (const target of [latest, snapshot]) {

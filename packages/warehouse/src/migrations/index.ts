@@ -3,6 +3,7 @@ import { snapshotTables } from "./0002-snapshot-tables";
 import { snapshotTimeIndex } from "./0003-snapshot-time-index";
 import { marketTextLowCardinality } from "./0004-market-text-low-cardinality";
 import { marketDayProjection } from "./0005-market-day-projection";
+import { latestWithoutRaw } from "./0006-latest-without-raw";
 import type { WarehouseMigration } from "./types";
 
 /** Every warehouse migration, in the order it is applied. Append only. */
@@ -12,6 +13,7 @@ export const warehouseMigrations: readonly WarehouseMigration[] = [
   snapshotTimeIndex,
   marketTextLowCardinality,
   marketDayProjection,
+  latestWithoutRaw,
 ];
 
 export type { WarehouseMigration } from "./types";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { marketTextLowCardinality } from "./0004-market-text-low-cardinality";
 import { marketDayProjection } from "./0005-market-day-projection";
+import { latestWithoutRaw } from "./0006-latest-without-raw";
 import { warehouseMigrations } from "./index";
 
 describe("warehouse migrations", () => {
@@ -37,5 +38,18 @@ describe("warehouse migrations", () => {
     const cluster = marketDayProjection.statements({ cluster: "main" });
     expect(cluster.every((statement) => statement.includes("_local ON CLUSTER `main`"))).toBe(true);
     expect(cluster).toHaveLength(single.length);
+  });
+
+  it("drop raw from the four latest tables, storage and Distributed alike on a cluster", () => {
+    expect(latestWithoutRaw.statements({ cluster: undefined })).toEqual([
+      "ALTER TABLE polymarket.events_latest DROP COLUMN IF EXISTS raw",
+      "ALTER TABLE polymarket.markets_latest DROP COLUMN IF EXISTS raw",
+      "ALTER TABLE kalshi.events_latest DROP COLUMN IF EXISTS raw",
+      "ALTER TABLE kalshi.markets_latest DROP COLUMN IF EXISTS raw",
+    ]);
+    const cluster = latestWithoutRaw.statements({ cluster: "main" });
+    expect(cluster).toContain("ALTER TABLE kalshi.markets_latest_local ON CLUSTER `main` DROP COLUMN IF EXISTS raw");
+    expect(cluster).toContain("ALTER TABLE kalshi.markets_latest ON CLUSTER `main` DROP COLUMN IF EXISTS raw");
+    expect(cluster).toHaveLength(8);
   });
 });

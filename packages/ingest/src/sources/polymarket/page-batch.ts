@@ -14,8 +14,8 @@
  *   out, as in the JavaScript mapping. `lastTradeTime` is derived from the previous state,
  *   a `Join` table of `polymarket.markets_latest` taken when the run starts (the rule in
  *   `map.ts`);
- * - the same valid rows go to `polymarket.markets_latest` (`events_latest`) as they are
- *   written, instead of being copied there when the run ends (which read the whole
+ * - the same valid rows, without `raw`, go to `polymarket.markets_latest` (`events_latest`)
+ *   as they are written, instead of being copied there when the run ends (which read the whole
  *   snapshot back); a failed run restores the previous latest rows (`discardRun`);
  * - a row with a `reason` goes to a small rejections table, which the run reads after each
  *   batch to log every rejected object with its page URL.
@@ -280,12 +280,12 @@ FROM (
       `CREATE TABLE ${REJECTIONS} (page String, kind String, key String, reason String) ENGINE = Memory`,
       `CREATE TABLE ${PREVIOUS} ENGINE = Join(ANY, LEFT, id) AS
 SELECT id, volume, lastTradeTime, toUInt8(1) AS seen FROM polymarket.markets_latest FINAL`,
-      marketView(VIEWS.markets, MARKETS, tsValue, true),
-      marketView(VIEWS.latestMarkets, `${MARKETS}_latest`, tsValue, false),
+      marketView(VIEWS.markets, MARKETS, tsValue, "snapshot"),
+      marketView(VIEWS.latestMarkets, `${MARKETS}_latest`, tsValue, "latest"),
       `CREATE MATERIALIZED VIEW ${VIEWS.marketRejections} TO ${REJECTIONS} AS
 SELECT page, 'market' AS kind, id AS key, reason FROM ${MARKET_INPUT} WHERE reason != '' AND event_reason = ''`,
-      eventView(VIEWS.events, EVENTS, tsValue, true),
-      eventView(VIEWS.latestEvents, `${EVENTS}_latest`, tsValue, false),
+      eventView(VIEWS.events, EVENTS, tsValue, "snapshot"),
+      eventView(VIEWS.latestEvents, `${EVENTS}_latest`, tsValue, "latest"),
       `CREATE MATERIALIZED VIEW ${VIEWS.eventRejections} TO ${REJECTIONS} AS
 SELECT page, 'event' AS kind, id AS key, reason FROM ${EVENT_INPUT} WHERE reason != ''`,
     ];
@@ -299,27 +299,29 @@ SELECT page, 'event' AS kind, id AS key, reason FROM ${EVENT_INPUT} WHERE reason
   }
 }
 
+/** Where a run's view writes: the snapshot table, or the latest-state table beside it. */
+type ViewTarget = "snapshot" | "latest";
+
 /**
- * The view that routes a run's valid market rows to `target`. Into the snapshot table each
- * key goes once per run (`oncePerRun`); the latest table is a ReplacingMergeTree on the
- * key, where a second copy of a key in one run replaces the first.
+ * The view that routes a run's valid market rows to `table`. Into the snapshot table each
+ * key goes once per run, with `raw`; the latest table (a ReplacingMergeTree on the key,
+ * where a second copy of a key in one run replaces the first) takes the typed columns.
  */
-function marketView(view: string, target: string, ts: string, oncePerRun: boolean): string {
+function marketView(view: string, table: string, ts: string, target: ViewTarget): string {
   const previous = (column: string) => `joinGet('${PREVIOUS}', '${column}', id)`;
-  return `CREATE MATERIALIZED VIEW ${view} TO ${target} AS
+  return `CREATE MATERIALIZED VIEW ${view} TO ${table} AS
 SELECT ${ts} AS sync_timestamp, ${MARKET_COPIED.map((name) => `\`${name}\``).join(", ")},
   if(joinGetOrNull('${PREVIOUS}', 'seen', id) IS NULL, NULL,
-    if(volume > ifNull(${previous("volume")}, 0), ${ts}, ${previous("lastTradeTime")})) AS lastTradeTime,
-  raw
+    if(volume > ifNull(${previous("volume")}, 0), ${ts}, ${previous("lastTradeTime")})) AS lastTradeTime${target === "snapshot" ? ",\n  raw" : ""}
 FROM ${MARKET_INPUT}
-WHERE reason = '' AND event_reason = ''${oncePerRun ? onlyNewKeys(target, ts) : ""}`;
+WHERE reason = '' AND event_reason = ''${target === "snapshot" ? onlyNewKeys(table, ts) : ""}`;
 }
 
-function eventView(view: string, target: string, ts: string, oncePerRun: boolean): string {
-  return `CREATE MATERIALIZED VIEW ${view} TO ${target} AS
-SELECT ${ts} AS sync_timestamp, ${EVENT_COPIED.map((name) => `\`${name}\``).join(", ")}, raw
+function eventView(view: string, table: string, ts: string, target: ViewTarget): string {
+  return `CREATE MATERIALIZED VIEW ${view} TO ${table} AS
+SELECT ${ts} AS sync_timestamp, ${EVENT_COPIED.map((name) => `\`${name}\``).join(", ")}${target === "snapshot" ? ", raw" : ""}
 FROM ${EVENT_INPUT}
-WHERE reason = ''${oncePerRun ? onlyNewKeys(target, ts) : ""}`;
+WHERE reason = ''${target === "snapshot" ? onlyNewKeys(table, ts) : ""}`;
 }
 
 /** Keys this run has not written to `table` yet, each once. */
