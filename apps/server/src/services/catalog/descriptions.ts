@@ -15,17 +15,17 @@ const TABLES: Record<string, string> = {
   "polymarket.markets":
     "Every Polymarket market (one tradable question, usually Yes/No) once per sync run: outcome prices (USDC 0–1, i.e. probabilities), order book, volume, liquidity and status. Append-only snapshots every ~10 minutes; key: id.",
   "polymarket.events_latest":
-    "The newest snapshot of each Polymarket event: one row per id after FINAL (ReplacingMergeTree on sync_timestamp). Same columns as polymarket.events.",
+    "The newest snapshot of each Polymarket event: one row per id after FINAL (ReplacingMergeTree on sync_timestamp). Every column of polymarket.events except raw (the upstream JSON is kept in the snapshots only).",
   "polymarket.markets_latest":
-    "The newest snapshot of each Polymarket market: one row per id after FINAL (ReplacingMergeTree on sync_timestamp). Same columns as polymarket.markets; the fast way to ask about the current state.",
+    "The newest snapshot of each Polymarket market: one row per id after FINAL (ReplacingMergeTree on sync_timestamp). Every column of polymarket.markets except raw (the upstream JSON is kept in the snapshots only); the fast way to ask about the current state.",
   "kalshi.events":
     "Every Kalshi event (a group of related markets, e.g. one day's temperature brackets or one election) once per sync run. Append-only snapshots every ~10 minutes; key: event_ticker. Combo events (KXMVE…) are excluded.",
   "kalshi.markets":
     "Every Kalshi market (one yes/no contract) once per sync run: prices in dollars (0–1, i.e. probabilities), volume and open interest in contracts, status and result. Append-only snapshots every ~10 minutes; key: ticker. Combo markets (KXMVE…) are excluded.",
   "kalshi.events_latest":
-    "The newest snapshot of each Kalshi event: one row per event_ticker after FINAL (ReplacingMergeTree on sync_timestamp). Same columns as kalshi.events.",
+    "The newest snapshot of each Kalshi event: one row per event_ticker after FINAL (ReplacingMergeTree on sync_timestamp). Every column of kalshi.events except raw (the upstream JSON is kept in the snapshots only).",
   "kalshi.markets_latest":
-    "The newest snapshot of each Kalshi market: one row per ticker after FINAL (ReplacingMergeTree on sync_timestamp). Same columns as kalshi.markets; the fast way to ask about the current state.",
+    "The newest snapshot of each Kalshi market: one row per ticker after FINAL (ReplacingMergeTree on sync_timestamp). Every column of kalshi.markets except raw (the upstream JSON is kept in the snapshots only); the fast way to ask about the current state.",
 };
 
 const COMMON: Record<string, string> = {

@@ -23,7 +23,7 @@ export function catalogText(tables: readonly Table[]): string {
     if (table.description) lines.push(table.description);
     const snapshot = table.full_name.replace(/_latest$/, "");
     if (table.name.endsWith("_latest") && names.has(snapshot)) {
-      lines.push(`Same columns as ${snapshot}.`, "");
+      lines.push(`Same columns as ${snapshot}, except raw.`, "");
       continue;
     }
     for (const column of table.columns) {
