@@ -115,13 +115,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   assistantRoutes(app, deps);
   screenRoutes(app, deps);
 
-  getAllowList(app, { db });
-  postAllowList(app, { db });
+  const adminEmails = deps.config.adminEmails;
+  getAllowList(app, { db, adminEmails });
+  postAllowList(app, { db, adminEmails });
   deleteAllowList(app, { db });
   getWaitlist(app, { db });
-  postApproveWaitlist(app, magicLinks);
+  postApproveWaitlist(app, { ...magicLinks, adminEmails });
   deleteWaitlist(app, { db });
-  getAdminUsers(app, { db, adminEmails: deps.config.adminEmails });
+  getAdminUsers(app, { db, adminEmails });
   getAdminSyncRuns(app, { warehouse: deps.warehouse });
   getAdminQueryRuns(app, { db, queryRuns: deps.queryRuns });
 

@@ -7,27 +7,34 @@ import type { AppEnv } from "../../http/env";
 import { notFound, readJson, readParams } from "../../http/errors";
 import { mount } from "../../http/mount";
 
-export function allowListEntryJson(entry: AllowListEntry) {
+interface AllowListDeps {
+  db: AppDb;
+  /** `ADMIN_EMAILS`: admins whatever their entry says. */
+  adminEmails: readonly string[];
+}
+
+/** An entry as the admin area shows it: an e-mail in `ADMIN_EMAILS` is an admin, as it signs in. */
+export function allowListEntryJson(entry: AllowListEntry, adminEmails: readonly string[]) {
   return {
     email: entry.email,
     added_by: entry.addedBy,
-    is_admin: entry.isAdmin,
+    is_admin: entry.isAdmin || adminEmails.includes(entry.email),
     created_at: entry.createdAt.toISOString(),
   };
 }
 
-export function getAllowList(app: Hono<AppEnv>, deps: { db: AppDb }): void {
+export function getAllowList(app: Hono<AppEnv>, deps: AllowListDeps): void {
   mount(app, endpoints.adminListAllowList, async (c) => {
     const entries = await listAllowList(deps.db);
-    return c.json({ entries: entries.map(allowListEntryJson) }, 200);
+    return c.json({ entries: entries.map((entry) => allowListEntryJson(entry, deps.adminEmails)) }, 200);
   });
 }
 
-export function postAllowList(app: Hono<AppEnv>, deps: { db: AppDb }): void {
+export function postAllowList(app: Hono<AppEnv>, deps: AllowListDeps): void {
   mount(app, endpoints.adminAddAllowList, async (c) => {
     const { email } = await readJson(c, ZAddAllowListRequest);
     const entry = await addToAllowList(deps.db, email, principalOf(c).user.email);
-    return c.json(allowListEntryJson(entry), 201);
+    return c.json(allowListEntryJson(entry, deps.adminEmails), 201);
   });
 }
 

@@ -20,12 +20,12 @@ export function getWaitlist(app: Hono<AppEnv>, deps: { db: AppDb }): void {
   });
 }
 
-export function postApproveWaitlist(app: Hono<AppEnv>, deps: MagicLinkDeps): void {
+export function postApproveWaitlist(app: Hono<AppEnv>, deps: MagicLinkDeps & { adminEmails: readonly string[] }): void {
   const params = endpoints.adminApproveWaitlist.params;
   mount(app, endpoints.adminApproveWaitlist, async (c) => {
     const { email } = readParams(c, params);
     const entry = await approveWaitlisted(deps, email, principalOf(c).user.email);
-    return c.json(allowListEntryJson(entry), 200);
+    return c.json(allowListEntryJson(entry, deps.adminEmails), 200);
   });
 }
 

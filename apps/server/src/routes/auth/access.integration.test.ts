@@ -266,6 +266,16 @@ describe("admin", () => {
     expect(allowList.status).toBe(200);
   });
 
+  it("shows an ADMIN_EMAILS admin's allow-list entry as an admin's", async () => {
+    const boss = await signIn(t, "boss@example.com");
+    await addToAllowList(db(), "boss@example.com", "ALLOWED_EMAILS");
+    const { entries } = (await (await t.app.request("/api/admin/allow-list", bearer(boss.access_token))).json()) as {
+      entries: Array<{ email: string; is_admin: boolean }>;
+    };
+    const roles = Object.fromEntries(entries.map((entry) => [entry.email, entry.is_admin]));
+    expect(roles).toMatchObject({ "boss@example.com": true, "ada@example.com": false });
+  });
+
   it("approves a waiting e-mail: allow-listed, mailed, off the waitlist", async () => {
     const boss = await signIn(t, "boss@example.com");
     await t.app.request("/api/auth/magic-link", json({ email: "newcomer@example.com" }));
