@@ -381,6 +381,12 @@ export const endpoints = {
     summary: "Recent sync runs",
     tag: "Admin",
     auth: "admin",
+    query: z.object({
+      hide_idle_backfill: z
+        .enum(["true", "false"])
+        .optional()
+        .describe("Leave out backfill steps that succeeded and wrote nothing (default false)"),
+    }),
     responses: { 200: { description: "Runs, newest first", schema: ZAdminSyncRuns }, 403: forbidden },
   }),
   adminQueryRuns: defineEndpoint({

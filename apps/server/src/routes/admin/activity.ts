@@ -30,7 +30,12 @@ export function getAdminUsers(app: Hono<AppEnv>, deps: { db: AppDb; adminEmails:
 }
 
 export function getAdminSyncRuns(app: Hono<AppEnv>, deps: { warehouse: Warehouse }): void {
-  mount(app, endpoints.adminSyncRuns, async (c) => c.json({ runs: await recentSyncRuns(deps.warehouse, 100) }, 200));
+  const query = endpoints.adminSyncRuns.query;
+  mount(app, endpoints.adminSyncRuns, async (c) => {
+    const { hide_idle_backfill } = readQuery(c, query);
+    const runs = await recentSyncRuns(deps.warehouse, { limit: 100, hideIdleBackfill: hide_idle_backfill === "true" });
+    return c.json({ runs }, 200);
+  });
 }
 
 export function getAdminQueryRuns(app: Hono<AppEnv>, deps: { db: AppDb; queryRuns: QueryRunRecorder }): void {

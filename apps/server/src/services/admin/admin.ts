@@ -58,14 +58,21 @@ export interface SyncRunRow {
   error: string | null;
 }
 
-export async function recentSyncRuns(warehouse: Warehouse, limit: number) {
+/**
+ * The newest sync runs. `hideIdleBackfill` leaves out backfill steps that succeeded and
+ * wrote nothing: between two snapshots the backfill walks its windows in many such steps,
+ * which would push the snapshots off the list.
+ */
+export async function recentSyncRuns(warehouse: Warehouse, options: { limit: number; hideIdleBackfill?: boolean }) {
+  const idle = "kind = 'backfill' AND success AND events_written = 0 AND markets_written = 0";
   const rows = await warehouse.query<SyncRunRow>(
     `SELECT run_id, source, kind, toString(started_at) AS started_at, duration_ms, events_written, markets_written,
             success, error
      FROM internal.sync_run_history FINAL
+     ${options.hideIdleBackfill ? `WHERE NOT (${idle})` : ""}
      ORDER BY started_at DESC
      LIMIT {limit:UInt32}`,
-    { params: { limit } },
+    { params: { limit: options.limit } },
   );
   return rows.map((row) => ({
     ...row,

@@ -31,9 +31,18 @@ export function UsersSection() {
 }
 
 export function SyncRunsSection() {
-  const runs = useSyncRuns();
+  const [isHidingIdleBackfill, setIsHidingIdleBackfill] = useState(true);
+  const runs = useSyncRuns(isHidingIdleBackfill);
   return (
     <section className={styles.section}>
+      <label className={styles.toggle}>
+        <input
+          type="checkbox"
+          checked={isHidingIdleBackfill}
+          onChange={(event) => setIsHidingIdleBackfill(event.target.checked)}
+        />
+        Hide backfill steps that wrote nothing
+      </label>
       <AdminTable
         query={runs}
         rows={runs.data?.runs}

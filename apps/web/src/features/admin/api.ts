@@ -17,10 +17,10 @@ export const useWaitlist = () =>
   useQuery({ queryKey: ["admin", "waitlist"], queryFn: () => apiRequest("/api/admin/waitlist", ZWaitlist) });
 export const useAdminUsers = () =>
   useQuery({ queryKey: ["admin", "users"], queryFn: () => apiRequest("/api/admin/users", ZAdminUsers) });
-export const useSyncRuns = () =>
+export const useSyncRuns = (hideIdleBackfill: boolean) =>
   useQuery({
-    queryKey: ["admin", "sync-runs"],
-    queryFn: () => apiRequest("/api/admin/sync-runs", ZAdminSyncRuns),
+    queryKey: ["admin", "sync-runs", hideIdleBackfill],
+    queryFn: () => apiRequest(`/api/admin/sync-runs?hide_idle_backfill=${hideIdleBackfill}`, ZAdminSyncRuns),
     refetchInterval: 30_000,
   });
 export const useQueryRuns = (errorsOnly: boolean) =>
