@@ -6,6 +6,7 @@ import { principalOf } from "../../http/access";
 import type { AppEnv } from "../../http/env";
 import { notFound, readJson, readParams } from "../../http/errors";
 import { mount } from "../../http/mount";
+import { roleFrom } from "../../services/access/principal";
 
 interface AllowListDeps {
   db: AppDb;
@@ -13,12 +14,12 @@ interface AllowListDeps {
   adminEmails: readonly string[];
 }
 
-/** An entry as the admin area shows it: an e-mail in `ADMIN_EMAILS` is an admin, as it signs in. */
+/** An entry as the admin area shows it, with the role its e-mail signs in with. */
 export function allowListEntryJson(entry: AllowListEntry, adminEmails: readonly string[]) {
   return {
     email: entry.email,
     added_by: entry.addedBy,
-    is_admin: entry.isAdmin || adminEmails.includes(entry.email),
+    is_admin: roleFrom({ adminEmails }, entry.email, entry).isAdmin,
     created_at: entry.createdAt.toISOString(),
   };
 }

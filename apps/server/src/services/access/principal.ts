@@ -39,7 +39,7 @@ export async function roleOf(deps: AccessDeps, email: string): Promise<{ isAllow
 }
 
 /** The role from an allow-list entry already read (`ADMIN_EMAILS` need no entry). */
-function roleFrom(deps: Pick<AccessDeps, "adminEmails">, email: string, entry: { isAdmin: boolean } | null) {
+export function roleFrom(deps: Pick<AccessDeps, "adminEmails">, email: string, entry: { isAdmin: boolean } | null) {
   if (deps.adminEmails.includes(email)) return { isAllowed: true, isAdmin: true };
   return { isAllowed: entry !== null, isAdmin: entry?.isAdmin ?? false };
 }

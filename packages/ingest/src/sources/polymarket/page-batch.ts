@@ -309,19 +309,21 @@ type ViewTarget = "snapshot" | "latest";
  */
 function marketView(view: string, table: string, ts: string, target: ViewTarget): string {
   const previous = (column: string) => `joinGet('${PREVIOUS}', '${column}', id)`;
+  const isSnapshot = target === "snapshot";
   return `CREATE MATERIALIZED VIEW ${view} TO ${table} AS
 SELECT ${ts} AS sync_timestamp, ${MARKET_COPIED.map((name) => `\`${name}\``).join(", ")},
   if(joinGetOrNull('${PREVIOUS}', 'seen', id) IS NULL, NULL,
-    if(volume > ifNull(${previous("volume")}, 0), ${ts}, ${previous("lastTradeTime")})) AS lastTradeTime${target === "snapshot" ? ",\n  raw" : ""}
+    if(volume > ifNull(${previous("volume")}, 0), ${ts}, ${previous("lastTradeTime")})) AS lastTradeTime${isSnapshot ? ",\n  raw" : ""}
 FROM ${MARKET_INPUT}
-WHERE reason = '' AND event_reason = ''${target === "snapshot" ? onlyNewKeys(table, ts) : ""}`;
+WHERE reason = '' AND event_reason = ''${isSnapshot ? onlyNewKeys(table, ts) : ""}`;
 }
 
 function eventView(view: string, table: string, ts: string, target: ViewTarget): string {
+  const isSnapshot = target === "snapshot";
   return `CREATE MATERIALIZED VIEW ${view} TO ${table} AS
-SELECT ${ts} AS sync_timestamp, ${EVENT_COPIED.map((name) => `\`${name}\``).join(", ")}${target === "snapshot" ? ", raw" : ""}
+SELECT ${ts} AS sync_timestamp, ${EVENT_COPIED.map((name) => `\`${name}\``).join(", ")}${isSnapshot ? ", raw" : ""}
 FROM ${EVENT_INPUT}
-WHERE reason = ''${target === "snapshot" ? onlyNewKeys(table, ts) : ""}`;
+WHERE reason = ''${isSnapshot ? onlyNewKeys(table, ts) : ""}`;
 }
 
 /** Keys this run has not written to `table` yet, each once. */
