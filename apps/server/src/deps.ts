@@ -4,7 +4,7 @@
  * same code against the same stores.
  */
 import { type AppDatabase, addToAllowList, openAppDatabase, upsertExampleQuery } from "@epicenter/db";
-import { migrateWarehouse, openSandbox, openWarehouse, type Sandbox, type Warehouse } from "@epicenter/warehouse";
+import { migrateWarehouse, openWarehouse, Sandbox, type SandboxOptions, type Warehouse } from "@epicenter/warehouse";
 import type { Logger } from "pino";
 import type { Config } from "./config";
 import { createSignInLimits } from "./services/access/rate-limits";
@@ -15,12 +15,15 @@ import { createQueryRunRecorder, type QueryRunRecorder } from "./services/querie
 
 export interface Stores {
   warehouse: Warehouse;
-  /** Read-only connections that run user SQL, apart from the app's writers. */
-  sandbox: Sandbox;
   appDatabase: AppDatabase;
   /** `query_runs`, written in small batches; flushed by `close()` before the database closes. */
   queryRuns: QueryRunRecorder;
   close(): Promise<void>;
+}
+
+/** The stores and the sandbox user SQL runs in, apart from the app's writers: what the server needs. */
+export interface ServerStores extends Stores {
+  sandbox: Sandbox;
 }
 
 /** Everything `createApp` needs beyond the stores, built from the config. */
@@ -40,7 +43,21 @@ export class StartupError extends Error {
   override readonly name = "StartupError";
 }
 
-export async function openStores(config: Config, logger: Logger): Promise<Stores> {
+/**
+ * Opens and migrates both stores, and unless `sandbox` is false (the CLI, which runs no
+ * user SQL) the sandbox with its worker processes.
+ */
+export async function openStores(config: Config, logger: Logger, options: { sandbox: false }): Promise<Stores>;
+export async function openStores(
+  config: Config,
+  logger: Logger,
+  options?: { sandbox?: SandboxOptions },
+): Promise<ServerStores>;
+export async function openStores(
+  config: Config,
+  logger: Logger,
+  options: { sandbox?: SandboxOptions | false } = {},
+): Promise<Stores | ServerStores> {
   let warehouse: Warehouse;
   try {
     warehouse = openWarehouse({ ...config.warehouse });
@@ -61,21 +78,26 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
     throw new StartupError(`The warehouse (${where}) is not available: ${messageOf(error)}`);
   }
 
-  let sandbox: Sandbox;
-  try {
-    sandbox = await openSandbox(
-      config.warehouse.url
-        ? {
-            url: config.warehouse.url,
-            ...(config.warehouse.sandboxUser
-              ? { username: config.warehouse.sandboxUser, password: config.warehouse.sandboxPassword ?? "" }
-              : {}),
-          }
-        : { path: config.warehouse.path },
-    );
-  } catch (error) {
-    await warehouse.close().catch(() => {});
-    throw new StartupError(`The query sandbox could not be opened: ${messageOf(error)}`);
+  let sandbox: Sandbox | undefined;
+  if (options.sandbox !== false) {
+    const sandboxLogger = logger.child({ area: "sandbox" });
+    try {
+      sandbox = await Sandbox.open(
+        config.warehouse.url
+          ? {
+              warehouse,
+              url: config.warehouse.url,
+              ...(config.warehouse.sandboxUser
+                ? { username: config.warehouse.sandboxUser, password: config.warehouse.sandboxPassword ?? "" }
+                : {}),
+            }
+          : { warehouse, path: config.warehouse.path },
+        { log: (level, message, fields) => sandboxLogger[level](fields ?? {}, message), ...options.sandbox },
+      );
+    } catch (error) {
+      await warehouse.close().catch(() => {});
+      throw new StartupError(`The query sandbox could not be opened: ${messageOf(error)}`);
+    }
   }
 
   let appDatabase: AppDatabase;
@@ -83,7 +105,8 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
     appDatabase = await openAppDatabase(config.appDatabase);
     logger.info({ engine: appDatabase.kind }, "app database ready");
   } catch (error) {
-    await Promise.allSettled([sandbox.close(), warehouse.close()]);
+    await sandbox?.close().catch(() => {});
+    await warehouse.close().catch(() => {});
     const where = config.appDatabase.url
       ? `PostgreSQL at ${redactUrl(config.appDatabase.url)}`
       : `PGlite at ${config.appDatabase.path}`;
@@ -96,12 +119,14 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
   const queryRuns = createQueryRunRecorder(appDatabase.db, logger);
   return {
     warehouse,
-    sandbox,
+    ...(sandbox ? { sandbox } : {}),
     appDatabase,
     queryRuns,
     close: async () => {
       await queryRuns.close();
-      await Promise.allSettled([sandbox.close(), warehouse.close(), appDatabase.close()]);
+      // The workers end before the warehouse whose snapshots they read.
+      await sandbox?.close().catch(() => {});
+      await Promise.allSettled([warehouse.close(), appDatabase.close()]);
     },
   };
 }

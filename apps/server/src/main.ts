@@ -23,7 +23,9 @@ export interface RunningServer {
 export async function startServer(config: Config, options: { webRoot?: string } = {}): Promise<RunningServer> {
   const logger = createLogger(config.logLevel);
   const stores = await openStores(config, logger);
-  const scheduler = startScheduler(config, stores.warehouse, logger);
+  const scheduler = startScheduler(config, stores.warehouse, logger, () => {
+    stores.sandbox.refresh().catch((error: unknown) => logger.warn({ err: error }, "sandbox snapshot failed"));
+  });
   const app = createApp({
     config,
     ...stores,

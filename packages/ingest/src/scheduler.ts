@@ -34,6 +34,8 @@ export interface SchedulerOptions {
   /** Backfill closed history between snapshots (default true). */
   backfill?: boolean;
   backfillPagesPerStep?: number;
+  /** Called after each snapshot run that succeeded (the server refreshes what user SQL reads). */
+  onSnapshot?: (run: SyncRunSummary) => void;
 }
 
 export interface Scheduler {
@@ -80,6 +82,7 @@ export function createScheduler(deps: SyncDeps, options: SchedulerOptions): Sche
         const run = await runSync(deps, { source, signal: abort.signal });
         state.lastRun = run;
         state.status = run.success ? "idle" : "error";
+        if (run.success) options.onSnapshot?.(run);
         for (const resolve of waiters.get(source)?.splice(0) ?? []) resolve(run);
         // Next due: the first whole interval after now, counted from this run's start.
         const behind = Math.floor((clock.now() - due) / intervalMs);

@@ -46,6 +46,11 @@ export interface QueryOptions {
 export interface Warehouse {
   readonly kind: WarehouseKind;
   readonly cluster: string | undefined;
+  /**
+   * How many writes this handle has sent (commands, inserts, raw client use): a change
+   * tells the sandbox its snapshot may be out of date.
+   */
+  readonly writes: number;
   /** A statement that returns rows, decoded as JSON objects. */
   query<Row = Record<string, unknown>>(sql: string, options?: QueryOptions): Promise<Row[]>;
   /** A statement that returns nothing (DDL, INSERT … SELECT, KILL). */
@@ -104,15 +109,26 @@ function fromClients(
 ): Warehouse {
   const pool = exclusive ? new ExclusivePool(clients) : undefined;
   const shared = clients[0] as ClickHouseClient;
-  const withClient = <T>(work: (client: ClickHouseClient) => Promise<T>): Promise<T> =>
-    pool ? pool.use(work) : work(shared);
+  const use = <T>(work: (client: ClickHouseClient) => Promise<T>): Promise<T> => (pool ? pool.use(work) : work(shared));
+  let writes = 0;
+  // Counted when the write ends, so a snapshot taken after it sees it.
+  const write = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } finally {
+      writes += 1;
+    }
+  };
 
   return {
     kind,
     cluster,
-    withClient,
+    get writes() {
+      return writes;
+    },
+    withClient: (work) => write(() => use(work)),
     query: <Row>(sql: string, options: QueryOptions = {}) =>
-      withClient(async (client) => {
+      use(async (client) => {
         const result = await client.query({
           query: sql,
           format: "JSONEachRow",
@@ -121,23 +137,27 @@ function fromClients(
         return result.json<Row>();
       }),
     command: (sql, options = {}) =>
-      withClient(async (client) => {
-        await client.command({ query: sql, ...callOptions(options) });
-      }),
+      write(() =>
+        use(async (client) => {
+          await client.command({ query: sql, ...callOptions(options) });
+        }),
+      ),
     insert: (table, rows, options = {}) =>
       rows.length === 0
         ? Promise.resolve()
-        : withClient(async (client) => {
-            await client.insert({
-              table,
-              values: rows as Row[],
-              format: "JSONEachRow",
-              ...(options.settings ? { clickhouse_settings: options.settings } : {}),
-            });
-          }),
+        : write(() =>
+            use(async (client) => {
+              await client.insert({
+                table,
+                values: rows as Row[],
+                format: "JSONEachRow",
+                ...(options.settings ? { clickhouse_settings: options.settings } : {}),
+              });
+            }),
+          ),
     ping: async () => {
       try {
-        const rows = await withClient(async (client) => {
+        const rows = await use(async (client) => {
           const result = await client.query({ query: "SELECT 1 AS ok", format: "JSONEachRow" });
           return result.json<{ ok: number }>();
         });
@@ -182,11 +202,6 @@ class ExclusivePool {
     } finally {
       this.release(client);
     }
-  }
-
-  /** How many callers are waiting for a connection (for back-pressure decisions). */
-  get queued(): number {
-    return this.waiting.length;
   }
 
   drain(): void {

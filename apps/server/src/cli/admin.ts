@@ -49,7 +49,7 @@ async function run(argv: string[]): Promise<void> {
   }
 
   const config = parseConfig({ LOG_LEVEL: "warn", ...process.env });
-  const stores = await openStores(config, createLogger(config.logLevel));
+  const stores = await openStores(config, createLogger(config.logLevel), { sandbox: false });
   const db = stores.appDatabase.db;
   try {
     switch (command) {

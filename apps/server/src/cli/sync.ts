@@ -31,7 +31,7 @@ async function main(): Promise<number> {
 
   const config = parseConfig({ LOG_LEVEL: "info", ...process.env });
   const logger = createLogger(config.logLevel);
-  const stores = await openStores(config, logger);
+  const stores = await openStores(config, logger, { sandbox: false });
   let failed = 0;
   try {
     for (const source of sources) {

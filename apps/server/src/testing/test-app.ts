@@ -10,12 +10,12 @@ import { join } from "node:path";
 import pino from "pino";
 import { type AppDeps, createApp } from "../app";
 import { type Config, parseConfig } from "../config";
-import { appServices, openStores, type Stores } from "../deps";
+import { appServices, openStores, type ServerStores } from "../deps";
 import { createSignInLimits } from "../services/access/rate-limits";
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;
-  stores: Stores;
+  stores: ServerStores;
   config: Config;
   dataDir: string;
   outboxDir: string;
@@ -30,7 +30,8 @@ export async function createTestApp(
   const dataDir = mkdtempSync(join(tmpdir(), "epicenter-app-test-"));
   const config = parseConfig({ DATA_DIR: dataDir, SYNC_INTERVAL_SECONDS: "0", ...options.env });
   const logger = pino({ level: "silent" });
-  const stores = await openStores(config, logger);
+  // Every write is visible to the next query: tests insert, then query at once.
+  const stores = await openStores(config, logger, { sandbox: { maxStalenessMs: 0 } });
   const deps: AppDeps = {
     config,
     ...stores,

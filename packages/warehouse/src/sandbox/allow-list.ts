@@ -4,23 +4,25 @@
  * Reading the engine's tree rather than our own parse means a construct we did not
  * anticipate shows up as a node we can refuse, instead of text we misread.
  *
- * The dump is text, one node per line, indented one space per level, e.g.
+ * The tree is read back from the dump's text by `ast-dump.ts`. One thing it does not show
+ * is taken from the raw text instead (`sql-text.ts`): the names a `WITH name AS (…)`
+ * defines. A name quoted as one part with a dot in it (`` `polymarket.markets` ``,
+ * `"avg.prob"`) prints like a qualified one; read as qualified, its database is what
+ * stands before the first dot, which can only be stricter than the engine, which looks a
+ * one-part name up in the current database.
  *
- *     SelectWithUnionQuery (children 1)
- *      ExpressionList (children 1)
- *       SelectQuery (children 2)
- *        …
- *           TableIdentifier polymarket.markets (alias m)
- *
- * Two things it does not show are taken from the raw text instead (`sql-text.ts`): the
- * names a `WITH name AS (…)` defines, and whether a dotted name was quoted as one part;
- * the latter is refused before this runs, so a dot in a name here always separates the
- * database from the table.
+ * String arguments the engine parses as SQL at run time (a structure, a format) are
+ * checked by `string-arguments.ts`; functions that reveal the host or the engine are
+ * refused by name and by category, with their aliases.
  *
  * Pure: tested on recorded dumps, and the engine-facing part lives in `validate.ts`.
  */
+import { type AstNode, functionName } from "./ast-dump";
 import { SandboxRefusal } from "./errors";
 import { SETTINGS_REFUSAL } from "./sql-text";
+import { checkStringArgument } from "./string-arguments";
+
+export { type AstNode, parseAstDump } from "./ast-dump";
 
 export const MARKET_DATABASES: readonly string[] = ["polymarket", "kalshi"];
 
@@ -35,6 +37,8 @@ export const ALLOWED_TABLE_FUNCTIONS: readonly string[] = [
   "generate_series",
   "generateRandom",
   "primes",
+  // What the parser makes of the standard `FROM (VALUES (1, 'a'), (2, 'b'))`: rows only.
+  "SQLStandardValues",
 ];
 
 /**
@@ -75,6 +79,74 @@ export const DENIED_FUNCTIONS: readonly string[] = [
   "demangle",
 ];
 
+/**
+ * Functions that answer about the host, the engine or the session rather than the data
+ * (SPEC's users have no use for them, and they map the machine for someone who does):
+ * names, ports, the kernel, disks, builds, uptime, settings of the server, identities and
+ * ids, plus `sleep`, which only holds a session. Refused with their aliases.
+ */
+export const HOST_FUNCTIONS: readonly string[] = [
+  "hostName",
+  "FQDN",
+  "getOSKernelVersion",
+  "filesystemAvailable",
+  "filesystemCapacity",
+  "filesystemUnreserved",
+  "buildId",
+  "uptime",
+  "tcpPort",
+  "getServerPort",
+  "serverUUID",
+  "displayName",
+  "version",
+  "revision",
+  "zookeeperSessionUptime",
+  "getMergeTreeSetting",
+  "showCertificate",
+  "getClientHTTPHeader",
+  "currentUser",
+  "authenticatedUser",
+  "currentRoles",
+  "enabledRoles",
+  "defaultRoles",
+  "currentProfiles",
+  "enabledProfiles",
+  "defaultProfiles",
+  "connectionId",
+  "queryID",
+  "initialQueryID",
+  "initialQueryStartTime",
+  "currentQueryID",
+  "shardNum",
+  "shardCount",
+  "hasThreadFuzzer",
+  "transactionID",
+  "transactionLatestSnapshot",
+  "transactionOldestSnapshot",
+  "getMaxTableNameLengthForDatabase",
+  "globalVariable",
+  "generateSerialID",
+  "sleep",
+  "sleepEachRow",
+];
+
+/**
+ * Whole categories of `system.functions` that are refused: reading the engine's memory
+ * and logs (Introspection), dictionaries and models (files and other tables), AI
+ * functions (network calls to a provider) and the engine's internal helpers.
+ */
+export const DENIED_CATEGORIES: readonly string[] = [
+  "Introspection",
+  "Dictionary",
+  "Embedded Dictionary",
+  "Machine Learning",
+  "AI",
+  "Internal",
+];
+
+/** Functions of a refused category that plain syntax produces (`CASE x WHEN …`). */
+const ALLOWED_DESPITE_CATEGORY = new Set(["casewithexpression"]);
+
 const HARMLESS_AS_PLAIN_FUNCTION = new Set(["format"]);
 
 const IN_FUNCTIONS = new Set([
@@ -107,17 +179,51 @@ export interface AllowListPolicy {
   knownDatabases: ReadonlySet<string>;
 }
 
+/** A row of `system.functions`, as much of it as the policy reads. */
+export interface EngineFunction {
+  name: string;
+  alias_to: string;
+  categories: string;
+}
+
 /**
  * The policy for an engine whose table functions are `tableFunctions` (from
- * `system.table_functions`) and whose databases are `databases`: every table function
- * not on the allow-list is also a denied plain function, whatever this build adds.
+ * `system.table_functions`), whose plain functions are `functions` (from
+ * `system.functions`) and whose databases are `databases`: every table function not on
+ * the allow-list is also a denied plain function, and every function of a denied
+ * category or family is denied with all its aliases, whatever this build adds.
  */
-export function allowListPolicy(tableFunctions: readonly string[], databases: readonly string[]): AllowListPolicy {
+export function allowListPolicy(
+  tableFunctions: readonly string[],
+  databases: readonly string[],
+  functions: readonly EngineFunction[] = [],
+): AllowListPolicy {
   const allowed = new Set(ALLOWED_TABLE_FUNCTIONS.map((name) => name.toLowerCase()));
-  const denied = new Set(DENIED_FUNCTIONS);
+  const denied = new Set([...DENIED_FUNCTIONS, ...HOST_FUNCTIONS.map((name) => name.toLowerCase())]);
   for (const name of tableFunctions) {
     const lower = name.toLowerCase();
     if (!allowed.has(lower) && !HARMLESS_AS_PLAIN_FUNCTION.has(lower)) denied.add(lower);
+  }
+  const deniedCategories = new Set(DENIED_CATEGORIES);
+  for (const fn of functions) {
+    const lower = fn.name.toLowerCase();
+    const categories = fn.categories.split(",").map((category) => category.trim());
+    if (categories.some((category) => deniedCategories.has(category)) && !ALLOWED_DESPITE_CATEGORY.has(lower)) {
+      denied.add(lower);
+    }
+  }
+  // An alias is as denied as what it names, and a name as denied as its alias.
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const fn of functions) {
+      const [name, target] = [fn.name.toLowerCase(), fn.alias_to.toLowerCase()];
+      if (target === "") continue;
+      if (denied.has(target) !== denied.has(name)) {
+        denied.add(target);
+        denied.add(name);
+        changed = true;
+      }
+    }
   }
   return {
     marketDatabases: new Set(MARKET_DATABASES),
@@ -127,39 +233,6 @@ export function allowListPolicy(tableFunctions: readonly string[], databases: re
       [...databases, "system", "information_schema", "internal", "default"].map((name) => name.toLowerCase()),
     ),
   };
-}
-
-export interface AstNode {
-  /** First word of the line: `Function`, `TableIdentifier`, `SelectQuery`, … */
-  type: string;
-  /** What follows the type, without `(alias …)` and `(children N)`: a name, a literal. */
-  argument: string;
-  label: string;
-  children: AstNode[];
-}
-
-/** Rebuilds the tree from the indentation of `EXPLAIN AST`'s text output. */
-export function parseAstDump(dump: string): AstNode[] {
-  const roots: AstNode[] = [];
-  const stack: Array<{ depth: number; node: AstNode }> = [];
-  for (const line of dump.split("\n")) {
-    if (line.trim() === "") continue;
-    const depth = line.length - line.trimStart().length;
-    const label = line.trim();
-    const space = label.indexOf(" ");
-    const type = space === -1 ? label : label.slice(0, space);
-    const argument = (space === -1 ? "" : label.slice(space + 1))
-      .replace(/\s*\(children \d+\)$/, "")
-      .replace(/\s*\(alias [\s\S]*\)$/, "")
-      .trim();
-    const node: AstNode = { type, argument, label, children: [] };
-    while (stack.length > 0 && (stack.at(-1) as { depth: number }).depth >= depth) stack.pop();
-    const parent = stack.at(-1);
-    if (parent) parent.node.children.push(node);
-    else roots.push(node);
-    stack.push({ depth, node });
-  }
-  return roots;
 }
 
 export interface StatementFacts {
@@ -223,6 +296,7 @@ function checkNode(node: AstNode, facts: StatementFacts, policy: AllowListPolicy
           `The function ${functionName(node, true)}() reads outside the market tables and is not available.`,
         );
       }
+      checkStringArgument(node);
       if (IN_FUNCTIONS.has(name)) {
         const set = node.children[0]?.children[1];
         // `x IN system.processes` names a table without a TableIdentifier node.
@@ -252,11 +326,6 @@ function checkNode(node: AstNode, facts: StatementFacts, policy: AllowListPolicy
         throw new SandboxRefusal("Only SELECT queries are allowed (SELECT, WITH … SELECT, UNION).");
       }
   }
-}
-
-function functionName(node: AstNode, original = false): string {
-  const name = node.argument.split(/\s/)[0] ?? "";
-  return original ? name : name.toLowerCase();
 }
 
 function checkTable(name: string, facts: StatementFacts, policy: AllowListPolicy): void {

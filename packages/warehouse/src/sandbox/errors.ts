@@ -109,28 +109,75 @@ export interface EngineFailure {
   message: string;
 }
 
-/** Reads `Code: N. DB::Exception: … (NAME)` out of whatever the client threw. */
+/** Longest engine message shown; the engine quotes the user's text, which may be 100,000 characters. */
+export const MAX_MESSAGE_LENGTH = 2_000;
+
+/**
+ * Reads `Code: N. DB::Exception: … (NAME)` out of whatever the client threw. Linear in
+ * the message whatever it holds: the patterns below only ever see a bounded head or tail.
+ */
 export function readEngineFailure(error: unknown): EngineFailure {
   const raw = error instanceof Error ? error.message : String(error);
   const codeField = (error as { code?: unknown } | null)?.code;
   const typeField = (error as { type?: unknown } | null)?.type;
-  const code = Number(codeField ?? /Code: (\d+)/.exec(raw)?.[1]);
-  const name = typeof typeField === "string" ? typeField : /\(([A-Z_]+)\)\s*$/.exec(raw.trim())?.[1];
+  const code = Number(codeField ?? /Code: (\d{1,6})/.exec(raw.slice(0, 200))?.[1]);
+  const name = typeof typeField === "string" ? typeField : /\(([A-Z_]{1,64})\)$/.exec(raw.slice(-200).trimEnd())?.[1];
   return { code: Number.isFinite(code) ? code : undefined, name, message: cleanMessage(raw) };
 }
 
-/** The engine's sentence without the framing that describes our statement rather than theirs. */
+const EXCEPTION_PREFIX = /^Code: \d{1,6}\. DB::Exception: /;
+
+/**
+ * The engine's sentence without the framing that describes our statement rather than
+ * theirs: the `Code: N. DB::Exception:` prefix (chDB nests it twice), `(version …)`, the
+ * trailing `(NAME)`, and the `In scope …` clause that quotes the statement we built.
+ * Cut to `MAX_MESSAGE_LENGTH` first, and scanned with `indexOf` only, so a message of a
+ * million spaces costs what its length does.
+ */
 export function cleanMessage(raw: string): string {
-  let message = raw;
-  // chDB nests the exception text once more inside itself.
-  for (let pass = 0; pass < 2; pass++) message = message.replace(/^\s*Code: \d+\. DB::Exception: /, "");
-  message = message
-    .replace(/\s*\(version [^)]*\)/g, "")
-    .replace(/\s*\([A-Z_]+\)(\.?)\s*$/, "")
-    .replace(/:?\s*In scope [\s\S]*$/, "")
-    .replace(/\s+/g, " ")
-    .trim();
-  return message.endsWith(".") || message.endsWith(":") ? message : `${message}.`;
+  const isCut = raw.length > MAX_MESSAGE_LENGTH;
+  let message = (isCut ? raw.slice(0, MAX_MESSAGE_LENGTH) : raw).trimStart();
+  for (let pass = 0; pass < 2; pass++) message = message.replace(EXCEPTION_PREFIX, "").trimStart();
+  message = removeBetween(message, " (version ", ")");
+  const scope = message.indexOf("In scope ");
+  if (scope !== -1) message = message.slice(0, scope);
+  message = message.trimEnd();
+  const name = /\s?\([A-Z_]{1,64}\)\.?$/.exec(message.slice(-80));
+  if (name) message = message.slice(0, message.length - name[0].length);
+  message = collapseSpaces(message);
+  while (message.endsWith(":")) message = message.slice(0, -1).trimEnd();
+  if (isCut) return `${message} …`;
+  return message.endsWith(".") ? message : `${message}.`;
+}
+
+/** Removes every `open…close` span (the first `close` after each `open`). */
+function removeBetween(text: string, open: string, close: string): string {
+  let out = "";
+  let from = 0;
+  for (;;) {
+    const at = text.indexOf(open, from);
+    if (at === -1) return out + text.slice(from);
+    const end = text.indexOf(close, at + open.length);
+    if (end === -1) return out + text.slice(from);
+    out += text.slice(from, at);
+    from = end + close.length;
+  }
+}
+
+/** Every run of whitespace as one space, in one pass. */
+function collapseSpaces(text: string): string {
+  let out = "";
+  let isSpace = false;
+  for (const ch of text) {
+    if (ch === " " || ch === "\n" || ch === "\t" || ch === "\r") {
+      isSpace = true;
+      continue;
+    }
+    if (isSpace && out !== "") out += " ";
+    isSpace = false;
+    out += ch;
+  }
+  return out;
 }
 
 /**
@@ -138,7 +185,7 @@ export function cleanMessage(raw: string): string {
  * shifting). The engine reports `failed at position N` counting UTF-8 bytes from 1.
  */
 export function syntaxErrorFrom(failure: EngineFailure, sql: string): QuerySyntaxError {
-  const position = /failed at position (\d+)/.exec(failure.message)?.[1];
+  const position = /failed at position (\d{1,9})/.exec(failure.message)?.[1];
   if (position === undefined) return new QuerySyntaxError(failure.message, undefined);
   const offset = byteOffsetToIndex(sql, Number(position) - 1);
   return new QuerySyntaxError(failure.message, lineAndColumn(sql, offset));

@@ -1,16 +1,18 @@
 /**
  * The sandbox that runs user SQL: validation against an allow-list with ClickHouse's own
- * parser, dedicated read-only connections, the service's row and time limits,
- * cancellation in the engine and bounded downloads. Plain functions with no HTTP; the
- * routes, `query_runs` recording and saved queries build on these.
+ * parser, confined engine processes over snapshots of the warehouse (or a read-only user
+ * on a server), the service's row, byte and time limits, a fair share per caller,
+ * cancellation that always takes, and bounded downloads. No HTTP; the routes, `query_runs`
+ * recording and saved queries build on these.
  */
 export {
   ALLOWED_TABLE_FUNCTIONS,
   type AllowListPolicy,
+  DENIED_CATEGORIES,
   DENIED_FUNCTIONS,
+  HOST_FUNCTIONS,
   MARKET_DATABASES,
 } from "./allow-list";
-export { cancelUserQuery, runningUserQueries } from "./cancel";
 export {
   QueryCancelledError,
   QueryEngineError,
@@ -24,11 +26,11 @@ export {
   SandboxRefusal,
 } from "./errors";
 export {
+  DownloadStalledError,
   EXPORT_FORMATS,
   type ExportFormat,
   MAX_EXPORT_ROWS,
   type StreamUserQueryOptions,
-  streamUserQuery,
   type UserQueryExport,
 } from "./export";
 export {
@@ -37,17 +39,18 @@ export {
   type QueryColumn,
   type RunUserQueryOptions,
   rowsAsObjects,
-  runUserQuery,
   type UserQueryResult,
 } from "./run";
 export {
   DEFAULT_SANDBOX_LIMITS,
-  openSandbox,
-  type Sandbox,
+  Sandbox,
   type SandboxLimits,
+  type SandboxOptions,
+  type SandboxOwner,
   type SandboxTarget,
   type SandboxUserOptions,
   sandboxSettings,
   sandboxUserDdl,
 } from "./sandbox";
-export { MAX_QUERY_LENGTH, type ValidatedStatement, validateUserSql } from "./validate";
+export { MAX_QUERY_LENGTH, type ValidatedStatement } from "./validate";
+export type { ConfinementKind } from "./workers/confinement";

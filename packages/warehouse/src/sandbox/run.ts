@@ -1,20 +1,17 @@
 /**
- * `runUserQuery`: one user statement, validated, run on a sandbox connection under the
- * service's own row limit, with its column types, for the editor, the REST API,
- * dashboards and Seismo alike. Plain function, no HTTP; recording the run in
- * `query_runs` is the caller's (it knows who asked).
+ * An interactive run: one user statement, validated, run under the service's row limit
+ * and cut by bytes as it arrives, with its column types, for the editor, the REST API,
+ * dashboards and Seismo alike. Recording the run is the caller's (it knows who asked).
  *
- * The result travels as `JSONCompact` (one document with `meta` and value arrays, decoded
- * with a single `JSON.parse`) rather than row objects: a result may name two columns
- * alike, and arrays keep 100,000 rows compact. `rowsAsObjects` turns them into the API's
- * objects.
+ * The result travels as `JSONCompactEachRowWithNamesAndTypes`: the names, the types, then
+ * one JSON array per row, read a line at a time, so the service stops reading — and stops
+ * the engine — the moment the result passes `maxBytes` of JSON. Bytes, not rows, are what
+ * a result costs: a row of control characters is six times its size as JSON, and one
+ * `raw` column can be kilobytes. A cut result is marked `truncated`.
  */
-
-import { registerRun, supervise } from "./cancel";
 import { QueryEngineError } from "./errors";
-import { internalsOf, newQueryId, type Sandbox, text } from "./sandbox";
-import { assertQueryId, wrapWithLimit } from "./sql-text";
-import { validateOn } from "./validate";
+import type { Sandbox, SandboxOwner } from "./sandbox";
+import { newQueryId, wrapWithLimit } from "./sql-text";
 
 export const DEFAULT_ROW_LIMIT = 1_000;
 export const MAX_ROW_LIMIT = 100_000;
@@ -22,12 +19,18 @@ export const MAX_ROW_LIMIT = 100_000;
 export interface RunUserQueryOptions {
   /** Rows returned at most (1 … MAX_ROW_LIMIT); more set `truncated`. */
   limit: number;
+  /** Who asks: each owner holds at most a share of the engine. */
+  owner?: SandboxOwner;
   /** A tighter time limit than the sandbox's for this call. */
   timeoutMs?: number;
   /** Aborting stops the engine query (the HTTP client went away, the user pressed Cancel). */
   signal?: AbortSignal;
-  /** Id for `cancelUserQuery`; letters, digits, `-` and `_`. A UUID when not given. */
+  /** Id for `Sandbox.cancel`; letters, digits, `-` and `_`. A UUID when not given. */
   queryId?: string;
+  /** Bytes of the result at most, counted as the caller will send it; the sandbox's limit when not given. */
+  maxBytes?: number;
+  /** Count each row as an object keyed by column name (the REST API's `data`), not as an array. */
+  isKeyed?: boolean;
 }
 
 export interface QueryColumn {
@@ -41,7 +44,7 @@ export interface UserQueryResult {
   /** One array of values per row, in column order; 64-bit integers as strings. */
   rows: unknown[][];
   rowCount: number;
-  /** True when the statement had more rows than `limit`. */
+  /** True when the statement had more rows than `limit`, or more bytes than `maxBytes`. */
   truncated: boolean;
   /** From the call to the decoded rows, validation included. */
   elapsedMs: number;
@@ -54,42 +57,121 @@ export async function runUserQuery(
   options: RunUserQueryOptions,
 ): Promise<UserQueryResult> {
   const started = performance.now();
-  const limit = options.limit;
+  const { limit } = options;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ROW_LIMIT) {
     throw new RangeError(`limit must be a whole number from 1 to ${MAX_ROW_LIMIT}`);
   }
   const queryId = options.queryId ?? newQueryId();
-  assertQueryId(queryId);
-  const inner = internalsOf(sandbox);
-
-  return registerRun(inner, queryId, options.signal, (entry) =>
-    inner.lease(async (connection) => {
-      const statement = await validateOn(connection.client, sql, inner.policy);
-      const body = await supervise(inner, connection, queryId, entry, { ...options }, () =>
-        text(connection.client, wrapWithLimit(statement.body, limit, queryId), { format: "JSONCompact", queryId }),
-      );
-      const decoded = decode(body);
-      const truncated = decoded.data.length > limit;
-      const rows = truncated ? decoded.data.slice(0, limit) : decoded.data;
-      return {
-        columns: decoded.meta.map(({ name, type }) => ({ name, type })),
-        rows,
-        rowCount: rows.length,
-        truncated,
-        elapsedMs: Math.round((performance.now() - started) * 100) / 100,
+  const maxBytes = options.maxBytes ?? sandbox.limits.maxResultBytes;
+  return sandbox.session(
+    options.owner ?? "service",
+    sql,
+    queryId,
+    options.signal,
+    async (session, statement, entry) => {
+      const supervised = sandbox.supervise(
+        session,
+        wrapWithLimit(statement.body, limit, queryId),
+        "JSONCompactEachRowWithNamesAndTypes",
         queryId,
-      };
-    }, options.signal),
+        entry,
+        options.timeoutMs,
+      );
+      try {
+        const read = await readRows(supervised.stream, limit, maxBytes, options.isKeyed ?? false);
+        if (supervised.isCancelled) throw new Error("cancelled");
+        return {
+          columns: read.columns,
+          rows: read.rows,
+          rowCount: read.rows.length,
+          truncated: read.isTruncated,
+          elapsedMs: Math.round((performance.now() - started) * 100) / 100,
+          queryId,
+        };
+      } catch (error) {
+        throw sandbox.failureOf(error, supervised, options.timeoutMs);
+      } finally {
+        supervised.done();
+      }
+    },
   );
 }
 
-function decode(body: string): { meta: QueryColumn[]; data: unknown[][] } {
+/**
+ * Reads the names, the types and up to `limit` rows, stopping early (which stops the
+ * engine) once the rows would pass `maxBytes`. Leaving the loop ends the stream.
+ */
+async function readRows(
+  stream: AsyncIterable<Buffer>,
+  limit: number,
+  maxBytes: number,
+  isKeyed: boolean,
+): Promise<{ columns: QueryColumn[]; rows: unknown[][]; isTruncated: boolean }> {
+  const header: string[] = [];
+  const lines: string[] = [];
+  let bytes = 2;
+  let rowOverhead = 1;
+  let isTruncated = false;
+  // The part of a line that has arrived so far, in pieces, joined once its end comes.
+  let partial: Buffer[] = [];
+  let partialLength = 0;
+  reading: for await (const chunk of stream) {
+    let start = 0;
+    for (let end = chunk.indexOf(10); end !== -1; start = end + 1, end = chunk.indexOf(10, start)) {
+      const lineLength = partialLength + end - start;
+      const line =
+        partial.length === 0
+          ? chunk.toString("utf8", start, end)
+          : Buffer.concat([...partial, chunk.subarray(start, end)]).toString("utf8");
+      partial = [];
+      partialLength = 0;
+      if (header.length < 2) {
+        header.push(line);
+        if (header.length === 2 && isKeyed) rowOverhead = keyedOverhead(parseHeader(header[0] as string));
+        continue;
+      }
+      if (lines.length === limit || bytes + lineLength + rowOverhead > maxBytes) {
+        isTruncated = true;
+        break reading;
+      }
+      lines.push(line);
+      bytes += lineLength + rowOverhead;
+    }
+    if (start < chunk.length) {
+      partial.push(chunk.subarray(start));
+      partialLength += chunk.length - start;
+      // A single row past the budget ends the read as surely as many rows would.
+      if (header.length === 2 && bytes + partialLength > maxBytes) {
+        isTruncated = true;
+        break;
+      }
+    }
+  }
+  if (header.length < 2) throw new QueryEngineError("The engine's answer had no header.", undefined);
+  const names = parseHeader(header[0] as string);
+  const types = parseHeader(header[1] as string);
+  let rows: unknown[][];
   try {
-    const parsed = JSON.parse(body) as { meta?: QueryColumn[]; data?: unknown[][] };
-    return { meta: parsed.meta ?? [], data: parsed.data ?? [] };
+    rows = JSON.parse(`[${lines.join(",")}]`) as unknown[][];
   } catch {
     throw new QueryEngineError("The engine's answer could not be read as JSON.", undefined);
   }
+  return { columns: names.map((name, index) => ({ name, type: types[index] ?? "String" })), rows, isTruncated };
+}
+
+function parseHeader(line: string): string[] {
+  try {
+    return JSON.parse(line) as string[];
+  } catch {
+    throw new QueryEngineError("The engine's answer could not be read as JSON.", undefined);
+  }
+}
+
+/** What keying a row by its column names adds to it: `{"name":…}` per column, less the array's brackets. */
+function keyedOverhead(names: readonly string[]): number {
+  let overhead = 1;
+  for (const name of names) overhead += Buffer.byteLength(JSON.stringify(name)) + 1;
+  return overhead;
 }
 
 /** Rows as objects keyed by column name, the shape of the API's `result.data`. */

@@ -1,60 +1,45 @@
 /**
- * The sandbox: the connections user SQL runs on, and nothing else runs on.
+ * The sandbox: the one way user SQL runs, from every surface that accepts it. It owns the
+ * allow-list policy, the validation cache, the engine user SQL runs on, the time limits
+ * and cancellation; `run` answers a bounded result, `stream` a download.
  *
- * Embedded (chDB), it opens its own small pool on the warehouse's data path, distinct from
- * the app's writers, because through `chdb/connection` settings are `SET` statements that
- * stick to a connection (DESIGN.md "Query service"). Each sandbox connection gets the
- * limits below once, `USE polymarket` (so an unqualified name that slipped past the
- * allow-list still resolves inside a market database) and `readonly = 1` LAST; after that
- * it cannot change a setting, which is also why no setting is ever sent per query. One
- * more connection, the control connection, only ever runs our own fixed statements:
- * reading `system.processes` and `KILL QUERY … ASYNC` (chDB has no cancel of its own; an
- * aborted call keeps computing, and `SYNC` hangs).
+ * The engine (`engine.ts`) is, embedded, a few confined worker processes over snapshots
+ * of the warehouse (`workers/`), and on a server, the server as a read-only user. Either
+ * way a query is stopped at its limit whatever it is doing: the engine's own
+ * `max_execution_time`, then KILL QUERY two seconds past it, then the end of the worker
+ * process 1.5 s after that (a computation inside one block ignores the first two).
  *
- * Every running chDB call holds a libuv thread; with the app's writers (4) plus this
- * pool (2) plus the control connection, the default `UV_THREADPOOL_SIZE` of 4 can make a
- * KILL wait behind the very queries it should stop, so the process should raise it
- * (DESIGN.md), e.g. to 16.
- *
- * On a ClickHouse server the same checks run, and user SQL additionally runs as a
- * dedicated user whose profile is read-only and whose only grant is SELECT on the market
- * databases: `sandboxUserDdl()` prints that DDL for the operator docs. HTTP is stateless,
- * so there the limits travel with every request, and `readonly` comes from the profile
- * (`readonly = 2`, so the per-request limits are accepted while `readonly` itself cannot be
- * lowered; `SETTINGS` in user SQL is refused by the parser check anyway).
- *
- * Settings, chosen for a 2-core machine and measured on chDB 26.7:
- * - `max_execution_time` (seconds, engine-enforced: `TIMEOUT_EXCEEDED` after the limit).
- * - `max_memory_usage` per query (`MEMORY_LIMIT_EXCEEDED` for that query only; a
- *   concurrent small query on another connection completed).
- * - `max_threads = 2`: one core's worth each for the two pooled connections would starve
- *   a lone heavy query; two lets one query use the machine and the OS share it.
- * - `max_result_bytes` with `result_overflow_mode = 'throw'`: a row limit does not bound
- *   bytes when a row holds a whole `raw` payload.
- * - `output_format_json_quote_64bit_integers = 1`, as the warehouse pins it, so 64-bit
- *   integers reach JavaScript as exact strings.
- * - `optimize_aggregation_in_order = 1`: the questions people ask most group by day and
- *   market, which is the snapshot tables' sort-key prefix, so the engine can aggregate as
- *   it reads instead of hashing every snapshot. Measured on 20 M rows (medians of 7, both
- *   values sent explicitly, since chDB keeps a setting on its connection): a 7-day daily
- *   query over the snapshots 277 → 202 ms (Polymarket) and 302 → 257 ms (Kalshi) on a quiet
- *   machine, 638 → 407 and 723 → 450 ms with another job running. It costs the whole-day
- *   form that the per-day projection answers 8–11 ms (34 → 42 ms, Kalshi 35 → 46 ms), and
- *   changes nothing measurable on the other sample queries, so it stays on.
- * - `enable_analyzer` stays at its default (on). The analyzer is what lets a nested
- *   `SETTINGS readonly = 0` lift readonly (ClickHouse #116028, reproduced here), but a
- *   query-level `SETTINGS` is the only carrier of that bypass and the allow-list refuses
- *   every `Set` node at any depth; turning the analyzer off would instead change how
- *   users' CTEs, JOINs and correlated subqueries behave (the documented dialect today).
+ * Settings every query runs under (the profile of the workers; sent with each request to
+ * a server), measured on chDB 26.7 for a 2-core machine:
+ * - `max_execution_time` (engine-enforced), `max_memory_usage` per query;
+ * - `max_threads = 2`: a lone heavy query may use the machine, the OS shares it;
+ * - `max_result_bytes` as a backstop for downloads (interactive results are cut by bytes
+ *   as they arrive, `run.ts`);
+ * - `output_format_json_quote_64bit_integers = 1`, as the warehouse pins it;
+ * - `optimize_aggregation_in_order = 1` (figures in docs/BENCHMARKS.md).
+ * `enable_analyzer` stays on; the nested `SETTINGS readonly = 0` bypass it allows
+ * (ClickHouse #116028) needs a SETTINGS clause, which the allow-list refuses and the
+ * workers' `readonly = 1` profile would refuse again.
  */
-import { randomUUID } from "node:crypto";
-import { type ClickHouseClient, type ClickHouseSettings, createClient, type DataFormat } from "@clickhouse/client";
-import { createChdbConnection } from "chdb/connection";
+import { chmod, stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import type { ClickHouseSettings } from "@clickhouse/client";
+import type { Warehouse } from "../client";
 import { quoteIdentifier, quoteString } from "../ddl";
-import { type AllowListPolicy, allowListPolicy, MARKET_DATABASES } from "./allow-list";
-import { QueryCancelledError } from "./errors";
+import { type AllowListPolicy, allowListPolicy, type EngineFunction, MARKET_DATABASES } from "./allow-list";
+import type { EngineSession, EngineStream, SandboxEngine } from "./engine";
+import { type FailureLimits, QueryCancelledError, QueryTimeoutError, runFailure } from "./errors";
+import { type StreamUserQueryOptions, streamUserQuery, type UserQueryExport } from "./export";
+import { type RunUserQueryOptions, runUserQuery, type UserQueryResult } from "./run";
+import { ServerEngine } from "./server-engine";
+import { assertQueryId } from "./sql-text";
+import { type ValidatedStatement, ValidationCache } from "./validate";
+import { type ConfinementKind, chooseConfinement } from "./workers/confinement";
+import { WorkerPool } from "./workers/worker-pool";
 
-export type SandboxTarget = { path: string } | { url: string; username?: string; password?: string };
+export type SandboxTarget =
+  | { path: string; warehouse: Warehouse; workDirectory?: string }
+  | { url: string; username?: string; password?: string; warehouse: Warehouse };
 
 export interface SandboxLimits {
   /** Engine-enforced time limit of one query. */
@@ -62,158 +47,291 @@ export interface SandboxLimits {
   /** Memory one query may use. */
   maxMemoryBytes: number;
   maxThreads: number;
-  /** Bytes of one result, whatever the row limit. */
+  /** Bytes of one interactive result, as JSON; past it the result is cut and marked truncated. */
   maxResultBytes: number;
-  /** Connections user SQL runs on (each runs one query at a time). */
+  /** Bytes the engine may produce for one download before it stops it. */
+  maxDownloadBytes: number;
+  /** Sessions user SQL runs on at once (worker processes, or server requests). */
   poolSize: number;
+  /** How long a download may go without its reader taking a byte. */
+  downloadIdleMs: number;
 }
 
 export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
   maxExecutionSeconds: 30,
   maxMemoryBytes: 2 * 1024 ** 3,
   maxThreads: 2,
-  maxResultBytes: 512 * 1024 ** 2,
-  poolSize: 2,
+  maxResultBytes: 32 * 1024 ** 2,
+  maxDownloadBytes: 1024 ** 3,
+  poolSize: 3,
+  downloadIdleMs: 20_000,
 };
 
-/** A handle on the sandbox; everything else goes through `runUserQuery` and friends. */
-export interface Sandbox {
-  readonly kind: "chdb" | "server";
-  readonly limits: SandboxLimits;
-  close(): Promise<void>;
+export interface SandboxOptions {
+  limits?: Partial<SandboxLimits>;
+  /** Embedded: how to confine the workers; `auto` picks the strongest this machine allows. */
+  confinement?: ConfinementKind | "auto";
+  /**
+   * Embedded: how old the queried snapshot may be, once the warehouse has been written,
+   * before a query waits for a fresh one. 0 makes every write visible to the next query.
+   */
+  maxStalenessMs?: number;
+  log?: (level: "info" | "warn", message: string, fields?: Record<string, unknown>) => void;
 }
 
-/** The chDB-only streaming call, reached through the connection's `.chdb` extension. */
-export interface ChdbStreaming {
-  queryStream(
-    sql: string,
-    options: { format: string },
-  ): AsyncIterable<{ raw(): Uint8Array; numRows: number }> & { cancel(): void };
-}
+/** What a caller is, for sharing the engine fairly: a user's id, or a name for the service's own work. */
+export type SandboxOwner = string;
 
-export interface SandboxConnection {
-  readonly client: ClickHouseClient;
-  /** Present on the embedded engine: its real chunked stream (the client's path buffers). */
-  readonly streaming: ChdbStreaming | undefined;
-}
-
-interface RunningQuery {
+export interface RunningQuery {
+  sql: string;
   isCancelled: boolean;
-  /** Settles once the engine has stopped and the connection is back in the pool. */
+  /** Set while the engine runs the statement: stops it. */
+  stop?: () => Promise<void>;
+  /** Settles once the engine has let go of the query and its session is free. */
   finished: Promise<void>;
 }
 
-/** What the run, cancel and export modules share; not exported from the package. */
-export interface SandboxInternals {
-  readonly kind: "chdb" | "server";
-  readonly limits: SandboxLimits;
-  readonly policy: AllowListPolicy;
-  readonly running: Map<string, RunningQuery>;
-  lease<T>(work: (connection: SandboxConnection) => Promise<T>, signal?: AbortSignal): Promise<T>;
-  /** Runs one of our own statements on the control connection, one at a time. */
-  control(sql: string, format?: string): Promise<string>;
+/** One statement's engine call under the sandbox's time limit and cancellation. */
+export interface Supervised {
+  stream: EngineStream;
+  /** True once the time limit stopped it. */
+  readonly isTimedOut: boolean;
+  /** True once Cancel or the caller's signal stopped it. */
+  readonly isCancelled: boolean;
+  /** Clears the timers; call when the stream is done. */
+  done(): void;
 }
 
-const internals = new WeakMap<Sandbox, SandboxInternals>();
+export class Sandbox {
+  private readonly cache = new ValidationCache();
+  private readonly runningQueries = new Map<string, RunningQuery>();
 
-export function internalsOf(sandbox: Sandbox): SandboxInternals {
-  const found = internals.get(sandbox);
-  if (!found) throw new Error("not a sandbox opened by openSandbox");
-  return found;
-}
+  private constructor(
+    readonly kind: "chdb" | "server",
+    readonly limits: SandboxLimits,
+    readonly policy: AllowListPolicy,
+    private readonly engine: SandboxEngine,
+  ) {}
 
-export async function openSandbox(target: SandboxTarget, limits: Partial<SandboxLimits> = {}): Promise<Sandbox> {
-  const resolved: SandboxLimits = { ...DEFAULT_SANDBOX_LIMITS, ...limits };
-  const settings = limitSettings(resolved);
-  const size = Math.max(1, resolved.poolSize);
-  let connections: SandboxConnection[];
-  let controlClient: ClickHouseClient;
-  if ("url" in target) {
-    const server = () =>
-      createClient({
+  /** How user SQL is confined here, in words. */
+  get confinement(): string {
+    return this.engine.confinement;
+  }
+
+  /** Runs `sql` and answers its rows, cut at `options.limit` rows and the sandbox's bytes. */
+  run(sql: string, options: RunUserQueryOptions): Promise<UserQueryResult> {
+    return runUserQuery(this, sql, options);
+  }
+
+  /** Starts a download of `sql`'s result in CSV, JSON or Parquet. */
+  stream(sql: string, options: StreamUserQueryOptions): Promise<UserQueryExport> {
+    return streamUserQuery(this, sql, options);
+  }
+
+  /** Validates `sql` without running it; throws `SandboxRefusal` or `QuerySyntaxError`. */
+  validate(sql: string, owner: SandboxOwner = "service"): Promise<ValidatedStatement> {
+    return this.engine.lease(owner, (session) => this.cache.validate(session, sql, this.policy));
+  }
+
+  /**
+   * Runs `work` with a session of the engine leased for `owner` and `sql` validated on
+   * it, registered under `queryId` so `cancel` and `signal` can stop it.
+   */
+  async session<T>(
+    owner: SandboxOwner,
+    sql: string,
+    queryId: string,
+    signal: AbortSignal | undefined,
+    work: (session: EngineSession, statement: ValidatedStatement, entry: RunningQuery) => Promise<T>,
+  ): Promise<T> {
+    assertQueryId(queryId);
+    if (this.runningQueries.has(queryId)) throw new Error(`query ${queryId} is already running`);
+    let markFinished = () => {};
+    const entry: RunningQuery = {
+      sql,
+      isCancelled: false,
+      finished: new Promise((resolve) => (markFinished = resolve)),
+    };
+    this.runningQueries.set(queryId, entry);
+    const onAbort = () => requestCancel(entry);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      if (signal?.aborted) requestCancel(entry);
+      return await this.engine.lease(
+        owner,
+        async (session) => {
+          const statement = await this.cache.validate(session, sql, this.policy);
+          if (entry.isCancelled) throw new QueryCancelledError();
+          return work(session, statement, entry);
+        },
+        signal,
+      );
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+      this.runningQueries.delete(queryId);
+      markFinished();
+    }
+  }
+
+  /**
+   * Starts a validated, wrapped statement on `session` under the time limit: the engine's
+   * own, KILL QUERY two seconds past it, and the end of its process when that does not
+   * take (`EngineStream.stop`); or a tighter per-call limit.
+   */
+  supervise(
+    session: EngineSession,
+    sql: string,
+    format: string,
+    queryId: string,
+    entry: RunningQuery,
+    timeoutMs?: number,
+  ): Supervised {
+    const engineMs = this.limits.maxExecutionSeconds * 1000;
+    const isTighter = timeoutMs !== undefined && timeoutMs < engineMs;
+    const stream = session.stream(sql, { format, queryId });
+    let isTimedOut = false;
+    entry.stop = () => stream.stop();
+    const timer = setTimeout(
+      () => {
+        isTimedOut = true;
+        void stream.stop();
+      },
+      isTighter ? timeoutMs : engineMs + 2_000,
+    );
+    if (entry.isCancelled) void stream.stop();
+    return {
+      stream,
+      get isTimedOut() {
+        return isTimedOut;
+      },
+      get isCancelled() {
+        return entry.isCancelled;
+      },
+      done: () => {
+        clearTimeout(timer);
+        entry.stop = undefined;
+      },
+    };
+  }
+
+  /** The error a failed supervised call is reported as. */
+  failureOf(error: unknown, supervised: Pick<Supervised, "isTimedOut" | "isCancelled">, timeoutMs?: number): Error {
+    if (supervised.isCancelled) return new QueryCancelledError();
+    const limits = this.failureLimits(timeoutMs);
+    if (supervised.isTimedOut) return new QueryTimeoutError(limits.timeoutMs);
+    return runFailure(error, limits);
+  }
+
+  failureLimits(timeoutMs?: number): FailureLimits {
+    const engineMs = this.limits.maxExecutionSeconds * 1000;
+    return {
+      timeoutMs: timeoutMs !== undefined && timeoutMs < engineMs ? timeoutMs : engineMs,
+      maxMemoryBytes: this.limits.maxMemoryBytes,
+      maxResultBytes: this.limits.maxDownloadBytes,
+    };
+  }
+
+  /**
+   * Stops the run with this id and resolves once the engine has stopped it (true) — or at
+   * once with false when no such run is going on (it finished, or never started here).
+   */
+  async cancel(queryId: string): Promise<boolean> {
+    const entry = this.runningQueries.get(queryId);
+    if (!entry) return false;
+    requestCancel(entry);
+    await entry.finished;
+    return true;
+  }
+
+  /** The SQL of the runs under way (validated or running in the engine), for tests and the admin. */
+  running(): string[] {
+    return [...this.runningQueries.values()].map((entry) => entry.sql);
+  }
+
+  /** Makes the next queries see the warehouse as it is now (a new snapshot, embedded). */
+  refresh(): Promise<void> {
+    return this.engine.refresh();
+  }
+
+  async close(): Promise<void> {
+    for (const entry of this.runningQueries.values()) requestCancel(entry);
+    await this.engine.close();
+  }
+
+  static async open(target: SandboxTarget, options: SandboxOptions = {}): Promise<Sandbox> {
+    const limits: SandboxLimits = { ...DEFAULT_SANDBOX_LIMITS, ...options.limits };
+    const policy = await policyOf(target.warehouse);
+    const settings = sandboxSettings(limits);
+    const size = Math.max(1, limits.poolSize);
+    const perOwner = Math.max(1, size - 1);
+    const log = options.log ?? (() => {});
+    if ("url" in target) {
+      const engine = await ServerEngine.open({
         url: target.url,
         ...(target.username ? { username: target.username } : {}),
         ...(target.password ? { password: target.password } : {}),
-        database: MARKET_DATABASES[0],
-        request_timeout: (resolved.maxExecutionSeconds + 30) * 1000,
-        clickhouse_settings: settings,
+        database: MARKET_DATABASES[0] as string,
+        settings,
+        requestTimeoutMs: (limits.maxExecutionSeconds + 30) * 1000,
+        size,
+        perOwner,
       });
-    connections = [{ client: server(), streaming: undefined }];
-    controlClient = server();
-  } else {
-    connections = Array.from({ length: size }, () => embedded(target.path));
-    controlClient = embedded(target.path).client;
-    await Promise.all(connections.map((connection) => lockDown(connection.client, settings)));
-    await lockDown(controlClient, {});
-  }
-
-  const clients = [...connections.map((connection) => connection.client), controlClient];
-  try {
-    for (const client of clients) {
-      const readonly = (await text(client, "SELECT getSetting('readonly')")).trim();
-      if (readonly === "0") {
-        throw new Error(
-          "The sandbox's ClickHouse user can write (readonly = 0); give it the read-only profile printed by sandboxUserDdl().",
-        );
-      }
+      return new Sandbox("server", limits, policy, engine);
     }
-    const tableFunctions = (await text(controlClient, "SELECT name FROM system.table_functions")).split("\n");
-    const databases = (await text(controlClient, "SELECT name FROM system.databases")).split("\n");
-    const policy = allowListPolicy(tableFunctions.filter(Boolean), databases.filter(Boolean));
-
-    const pool = "url" in target ? undefined : new ConnectionPool(connections);
-    let controlQueue: Promise<unknown> = Promise.resolve();
-    const sandbox: Sandbox = {
-      kind: "url" in target ? "server" : "chdb",
-      limits: resolved,
-      close: async () => {
-        pool?.close();
-        await Promise.allSettled(clients.map((client) => client.close()));
-      },
-    };
-    const shared = connections[0] as SandboxConnection;
-    internals.set(sandbox, {
-      kind: sandbox.kind,
-      limits: resolved,
-      policy,
-      running: new Map(),
-      lease: (work, signal) => (pool ? pool.use(work, signal) : work(shared)),
-      control: (sql, format) => {
-        const next = controlQueue.then(() => text(controlClient, sql, format ? { format } : {}));
-        controlQueue = next.catch(() => undefined);
-        return next;
-      },
+    const confinement = await chooseConfinement(options.confinement ?? "auto");
+    const workDirectory = target.workDirectory ?? `${target.path}.sandbox`;
+    if (confinement.kind === "user") await makeTraversable([workDirectory, join(target.path, "shadow")]);
+    const engine = await WorkerPool.open({
+      warehouse: target.warehouse,
+      warehousePath: target.path,
+      workDirectory,
+      databases: MARKET_DATABASES,
+      settings: settings as Record<string, string | number>,
+      size,
+      perOwner,
+      maxServerMemoryBytes: limits.maxMemoryBytes * 1.5,
+      maxStalenessMs: options.maxStalenessMs ?? 60_000,
+      confinement,
+      log,
     });
-    return sandbox;
-  } catch (error) {
-    await Promise.allSettled(clients.map((client) => client.close()));
-    throw error;
+    log(confinement.kind === "none" ? "warn" : "info", `user SQL runs in ${engine.confinement}`);
+    return new Sandbox("chdb", limits, policy, engine);
   }
 }
 
-type ClientConnection = NonNullable<NonNullable<Parameters<typeof createClient>[0]>["connection"]>;
-
-function embedded(path: string): SandboxConnection {
-  const connection = createChdbConnection({ path });
-  return {
-    // chdb pins its own copy of @clickhouse/client-common (see ../client.ts).
-    client: createClient({ connection: connection as unknown as ClientConnection }),
-    streaming: connection.chdb as unknown as ChdbStreaming,
-  };
+function requestCancel(entry: RunningQuery): void {
+  entry.isCancelled = true;
+  void entry.stop?.();
 }
 
-/** Limits first, then the database, then `readonly`, which freezes everything before it. */
-async function lockDown(client: ClickHouseClient, settings: ClickHouseSettings): Promise<void> {
-  if (Object.keys(settings).length > 0) await client.command({ query: "SELECT 1", clickhouse_settings: settings });
-  try {
-    await client.command({ query: `USE ${MARKET_DATABASES[0]}` });
-  } catch (error) {
-    throw new Error(
-      `The sandbox needs the ${MARKET_DATABASES[0]} database; run the warehouse migrations before opening it.`,
-      { cause: error },
-    );
+/** The allow-list for this engine build, from its own catalogue of functions. */
+async function policyOf(warehouse: Warehouse): Promise<AllowListPolicy> {
+  const [tableFunctions, functions, databases] = await Promise.all([
+    warehouse.query<{ name: string }>("SELECT name FROM system.table_functions"),
+    warehouse.query<EngineFunction>("SELECT name, alias_to, categories FROM system.functions"),
+    warehouse.query<{ name: string }>("SELECT name FROM system.databases"),
+  ]);
+  return allowListPolicy(
+    tableFunctions.map((row) => row.name),
+    databases.map((row) => row.name),
+    functions,
+  );
+}
+
+/**
+ * Gives every directory from `paths` up to the root the search bit for others (not the
+ * right to list or read), so a worker running as another user can reach its own folder
+ * and the snapshot. The app database and the outbox stay owner-only.
+ */
+async function makeTraversable(paths: readonly string[]): Promise<void> {
+  const seen = new Set<string>();
+  for (const path of paths) {
+    for (let dir = dirname(path); !seen.has(dir) && dir !== dirname(dir); dir = dirname(dir)) {
+      seen.add(dir);
+      const mode = (await stat(dir).catch(() => undefined))?.mode;
+      if (mode !== undefined && (mode & 0o001) === 0) await chmod(dir, (mode & 0o7777) | 0o001);
+    }
   }
-  await client.command({ query: "SELECT 1", clickhouse_settings: { readonly: "1" } });
 }
 
 /**
@@ -221,97 +339,17 @@ async function lockDown(client: ClickHouseClient, settings: ClickHouseSettings):
  * measuring the engine's own time of a query as the sandbox would run it.
  */
 export function sandboxSettings(limits: Partial<SandboxLimits> = {}): ClickHouseSettings {
-  return limitSettings({ ...DEFAULT_SANDBOX_LIMITS, ...limits });
-}
-
-function limitSettings(limits: SandboxLimits): ClickHouseSettings {
+  const resolved = { ...DEFAULT_SANDBOX_LIMITS, ...limits };
   return {
-    max_execution_time: limits.maxExecutionSeconds,
+    max_execution_time: resolved.maxExecutionSeconds,
     timeout_overflow_mode: "throw",
-    max_memory_usage: String(limits.maxMemoryBytes),
-    max_threads: limits.maxThreads,
-    max_result_bytes: String(limits.maxResultBytes),
+    max_memory_usage: String(resolved.maxMemoryBytes),
+    max_threads: resolved.maxThreads,
+    max_result_bytes: String(resolved.maxDownloadBytes),
     result_overflow_mode: "throw",
     output_format_json_quote_64bit_integers: 1,
     optimize_aggregation_in_order: 1,
   };
-}
-
-/** Runs `sql` with our own output format and returns the body as text. */
-export async function text(
-  client: ClickHouseClient,
-  sql: string,
-  options: { format?: string; params?: Record<string, unknown>; queryId?: string } = {},
-): Promise<string> {
-  const result = await client.exec({
-    query: sql,
-    // `default_format` is an output option rather than a `SET` on chDB, and a plain
-    // setting on a server: the statement text stays exactly what we built.
-    clickhouse_settings: { default_format: (options.format ?? "TabSeparatedRaw") as DataFormat },
-    ...(options.params ? { query_params: options.params } : {}),
-    ...(options.queryId ? { query_id: options.queryId } : {}),
-  });
-  const chunks: Buffer[] = [];
-  for await (const chunk of result.stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-/** Hands each caller a connection no one else is using; callers queue in arrival order. */
-class ConnectionPool {
-  private readonly free: SandboxConnection[];
-  private readonly waiting: Array<{ resolve: (connection: SandboxConnection) => void; reject: (e: Error) => void }> =
-    [];
-  private closed = false;
-
-  constructor(connections: SandboxConnection[]) {
-    this.free = [...connections];
-  }
-
-  async use<T>(work: (connection: SandboxConnection) => Promise<T>, signal?: AbortSignal): Promise<T> {
-    const connection = await this.acquire(signal);
-    try {
-      return await work(connection);
-    } finally {
-      this.release(connection);
-    }
-  }
-
-  close(): void {
-    this.closed = true;
-    for (const waiter of this.waiting.splice(0)) waiter.reject(new Error("the sandbox is closed"));
-  }
-
-  private acquire(signal: AbortSignal | undefined): Promise<SandboxConnection> {
-    if (this.closed) return Promise.reject(new Error("the sandbox is closed"));
-    if (signal?.aborted) return Promise.reject(new QueryCancelledError());
-    const connection = this.free.pop();
-    if (connection) return Promise.resolve(connection);
-    return new Promise((resolve, reject) => {
-      const waiter = {
-        resolve: (found: SandboxConnection) => {
-          signal?.removeEventListener("abort", onAbort);
-          resolve(found);
-        },
-        reject,
-      };
-      const onAbort = () => {
-        this.waiting.splice(this.waiting.indexOf(waiter), 1);
-        reject(new QueryCancelledError());
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
-      this.waiting.push(waiter);
-    });
-  }
-
-  private release(connection: SandboxConnection): void {
-    const next = this.waiting.shift();
-    if (next) next.resolve(connection);
-    else this.free.push(connection);
-  }
-}
-
-export function newQueryId(): string {
-  return randomUUID();
 }
 
 export interface SandboxUserOptions {
@@ -340,10 +378,11 @@ export function sandboxUserDdl(options: SandboxUserOptions): string[] {
       bounded("max_execution_time", limits.maxExecutionSeconds),
       bounded("max_memory_usage", limits.maxMemoryBytes),
       bounded("max_threads", limits.maxThreads),
-      bounded("max_result_bytes", limits.maxResultBytes),
+      bounded("max_result_bytes", limits.maxDownloadBytes),
     ].join(", ")}`,
     `CREATE USER IF NOT EXISTS ${user}${cluster} IDENTIFIED WITH sha256_password BY ${quoteString(options.password)} DEFAULT DATABASE ${MARKET_DATABASES[0]} SETTINGS PROFILE ${profile}`,
     `REVOKE${cluster} ALL ON *.* FROM ${user}`,
     ...MARKET_DATABASES.map((database) => `GRANT${cluster} SELECT ON ${database}.* TO ${user}`),
+    `GRANT${cluster} KILL QUERY ON *.* TO ${user}`,
   ];
 }

@@ -60,7 +60,6 @@ describe("refuseByWords", () => {
     ["SELECT 1 into\n  /* c */ outfile '/tmp/x'", /INTO OUTFILE/],
     ["SELECT 1 SETTINGS readonly = 0", /SETTINGS/],
     ["SELECT * FROM (SELECT 1 settings `readonly`=0)", /SETTINGS/],
-    ["SELECT * FROM `system.processes`", /contains a dot/],
     ["SELECT * FROM `a\nb`", /control character/],
   ])("refuses %j", (sql, reason) => {
     expect(refusal(words(sql))).toMatch(reason);
@@ -70,6 +69,8 @@ describe("refuseByWords", () => {
     "SELECT 'INTO OUTFILE' AS s",
     "SELECT settings FROM t WHERE settings = 1",
     "SELECT `polymarket`.`markets`.id FROM polymarket.markets",
+    'SELECT avg(yes_probability) AS "avg.prob" FROM polymarket.markets_latest',
+    "SELECT 1 AS `a.b.c`",
   ])("lets %j through", (sql) => {
     expect(words(sql)).not.toThrow();
   });

@@ -11,6 +11,7 @@
  * a `;` inside any of them is not a statement break. The engine's parser then confirms the
  * verdict (`formatQuery` refuses multi-statements), so a gap here fails closed.
  */
+import { randomUUID } from "node:crypto";
 import { SandboxRefusal } from "./errors";
 
 export const SETTINGS_REFUSAL = "SETTINGS is not allowed in queries; the service sets the limits itself.";
@@ -153,9 +154,10 @@ export function singleStatement(sql: string): SqlStatement {
  * never goes to the engine, not even to `EXPLAIN`; nor does `SETTINGS name =`, because the
  * engine applies the outermost statement's SETTINGS to the `EXPLAIN AST` that checks it
  * (measured: `EXPLAIN AST SELECT 1 SETTINGS readonly = 0` failed with READONLY rather than
- * printing a tree). The tree check still refuses every `SETTINGS`. Quoted names with a dot or a control
- * character are refused because `EXPLAIN AST` prints `` `polymarket.x` `` and
- * `polymarket.x` alike; no table or column of ours needs one.
+ * printing a tree). The tree check still refuses every `SETTINGS`. Quoted names with a
+ * control character are refused because `EXPLAIN AST` prints one node per line: a name
+ * holding a line break could add lines of its own to the tree. A dot in a quoted name is
+ * fine (`AS "avg.prob"`; see `allow-list.ts`).
  */
 export function refuseByWords(tokens: readonly SqlToken[]): void {
   for (let index = 0; index < tokens.length; index++) {
@@ -173,13 +175,21 @@ export function refuseByWords(tokens: readonly SqlToken[]): void {
     ) {
       throw new SandboxRefusal(SETTINGS_REFUSAL);
     }
-    if (token.kind === "quoted-identifier" && [...token.value].some((ch) => ch === "." || isControl(ch))) {
-      const shown = [...token.value].map((ch) => (isControl(ch) ? "?" : ch)).join("");
+    if (token.kind === "quoted-identifier" && hasControl(token.value)) {
+      const shown = [...token.value.slice(0, 80)].map((ch) => (isControl(ch) ? "?" : ch)).join("");
       throw new SandboxRefusal(
-        `The quoted name "${shown}" contains a dot or a control character; quote the database and table separately, as \`polymarket\`.\`markets\`.`,
+        `The quoted name "${shown}" contains a line break or another control character; names may not.`,
       );
     }
   }
+}
+
+function hasControl(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
 }
 
 function isControl(ch: string): boolean {
@@ -214,6 +224,10 @@ export function cteNames(tokens: readonly SqlToken[]): Set<string> {
 /** The comment that lets another connection find this query in `system.processes`. */
 export function queryTag(queryId: string): string {
   return `/* epicenter-qid:${queryId} */`;
+}
+
+export function newQueryId(): string {
+  return randomUUID();
 }
 
 const QUERY_ID = /^[A-Za-z0-9_-]{1,64}$/;

@@ -11,13 +11,12 @@
  *    nothing, checked against the allow-list (`allow-list.ts`).
  *
  * Both engine calls are about a millisecond each on chDB (measured: `formatQuery` 1.3 ms,
- * `EXPLAIN AST` 0.9 ms warm), and run on the sandbox connection that then runs the query,
- * so validation adds no pool round trip.
+ * `EXPLAIN AST` 0.9 ms warm), and run on the engine session (the confined worker) that
+ * then runs the query, so the parser never runs with more rights than the query would.
  */
-import type { ClickHouseClient } from "@clickhouse/client";
 import { type AllowListPolicy, checkStatementTree, parseAstDump } from "./allow-list";
+import type { EngineSession } from "./engine";
 import { QueryEngineError, readEngineFailure, SandboxRefusal, syntaxErrorFrom } from "./errors";
-import { internalsOf, type Sandbox, text } from "./sandbox";
 import { cteNames, refuseByWords, SETTINGS_REFUSAL, singleStatement } from "./sql-text";
 
 /** Longest statement accepted; the engine's `max_query_size` is 256 KiB and our wrapping needs room. */
@@ -28,45 +27,38 @@ export interface ValidatedStatement {
   body: string;
 }
 
-/** Checks `sql` on a sandbox connection; throws `SandboxRefusal` or `QuerySyntaxError`. */
-export function validateUserSql(sandbox: Sandbox, sql: string): Promise<ValidatedStatement> {
-  const inner = internalsOf(sandbox);
-  return inner.lease((connection) => validateOn(connection.client, sql, inner.policy));
-}
-
 /**
- * Statements already accepted, per policy (one per sandbox), newest last. Validation costs
- * two engine round trips and its answer depends only on the text and the policy, so the
- * queries people repeat (dashboards, saved queries, API scripts) skip it. Refusals are not
- * kept: they are rare and cheap to recompute.
+ * Statements already accepted, newest last, kept by the sandbox. Validation costs two
+ * engine round trips and its answer depends only on the text and the policy, so the
+ * queries people repeat (dashboards, saved queries, API scripts) skip it. Refusals are
+ * not kept: they are rare and cheap to recompute.
  */
-const accepted = new WeakMap<AllowListPolicy, Map<string, ValidatedStatement>>();
-const ACCEPTED_PER_POLICY = 1_000;
+export class ValidationCache {
+  private readonly accepted = new Map<string, ValidatedStatement>();
 
-export async function validateOn(
-  client: ClickHouseClient,
-  sql: string,
-  policy: AllowListPolicy,
-): Promise<ValidatedStatement> {
-  const known = accepted.get(policy) ?? new Map<string, ValidatedStatement>();
-  accepted.set(policy, known);
-  const hit = known.get(sql);
-  if (hit) {
-    known.delete(sql);
-    known.set(sql, hit);
-    return hit;
+  constructor(private readonly size = 1_000) {}
+
+  async validate(session: EngineSession, sql: string, policy: AllowListPolicy): Promise<ValidatedStatement> {
+    const hit = this.accepted.get(sql);
+    if (hit) {
+      this.accepted.delete(sql);
+      this.accepted.set(sql, hit);
+      return hit;
+    }
+    const statement = await validateOn(session, sql, policy);
+    this.accepted.set(sql, statement);
+    if (this.accepted.size > this.size) this.accepted.delete(this.accepted.keys().next().value as string);
+    return statement;
   }
-  const statement = await validateUncached(client, sql, policy);
-  known.set(sql, statement);
-  if (known.size > ACCEPTED_PER_POLICY) known.delete(known.keys().next().value as string);
-  return statement;
 }
 
-async function validateUncached(
-  client: ClickHouseClient,
+/** Checks `sql` on an engine session; throws `SandboxRefusal` or `QuerySyntaxError`. */
+export async function validateOn(
+  session: EngineSession,
   sql: string,
   policy: AllowListPolicy,
 ): Promise<ValidatedStatement> {
+  if (sql.includes("\0")) throw new SandboxRefusal("The query contains a NUL character; remove it.");
   if (sql.length > MAX_QUERY_LENGTH) {
     throw new SandboxRefusal(`The query is longer than ${MAX_QUERY_LENGTH.toLocaleString("en-US")} characters.`);
   }
@@ -74,7 +66,7 @@ async function validateUncached(
   refuseByWords(statement.tokens);
 
   try {
-    await text(client, "SELECT formatQuery({sql:String})", { params: { sql: statement.body } });
+    await session.text("SELECT formatQuery({sql:String})", { params: { sql: statement.body } });
   } catch (error) {
     const failure = readEngineFailure(error);
     if (failure.message.includes("Multi-statements are not allowed")) {
@@ -86,7 +78,7 @@ async function validateUncached(
 
   let dump: string;
   try {
-    dump = await text(client, `EXPLAIN AST\n${statement.body}\n`);
+    dump = await session.text(`EXPLAIN AST\n${statement.body}\n`);
   } catch (error) {
     // `formatQuery` accepted it, so this is a statement EXPLAIN cannot show (a bare
     // `SET`, `USE`…): not one we run either.

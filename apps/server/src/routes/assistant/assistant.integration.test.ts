@@ -3,7 +3,7 @@
  * fake LLM), the real agent loop, the real sandbox on chDB and the app database on PGlite.
  */
 import { type AssistantEvent, ZApiError, ZAssistantAnswer, ZAssistantEvent, ZClientConfig } from "@epicenter/contracts";
-import { runningUserQueries, toDateTime64 } from "@epicenter/warehouse";
+import { toDateTime64 } from "@epicenter/warehouse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeLlm, startFakeLlm } from "../../testing/fake-llm";
 import { json, signIn } from "../../testing/sign-in";
@@ -307,9 +307,9 @@ describe("client disconnect", () => {
       (event) => event.type === "tool_call",
     );
     expect(events.at(-1)).toMatchObject({ type: "tool_call", tool: "execute_query" });
-    await expect.poll(async () => (await runningUserQueries(t.stores.sandbox)).length, { timeout: 5_000 }).toBe(1);
+    await expect.poll(async () => t.stores.sandbox.running().length, { timeout: 5_000 }).toBe(1);
     controller.abort();
-    await expect.poll(async () => (await runningUserQueries(t.stores.sandbox)).length, { timeout: 10_000 }).toBe(0);
+    await expect.poll(async () => t.stores.sandbox.running().length, { timeout: 10_000 }).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(llm.requests).toHaveLength(1);
     expect(llm.remaining()).toBe(1);

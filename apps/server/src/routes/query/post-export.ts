@@ -1,42 +1,50 @@
 import { Readable } from "node:stream";
 import { endpoints, ZExportQueryRequest } from "@epicenter/contracts";
-import { streamUserQuery } from "@epicenter/warehouse";
 import type { Hono } from "hono";
 import { principalOf } from "../../http/access";
 import type { AppEnv } from "../../http/env";
 import { readJson } from "../../http/errors";
 import { mount } from "../../http/mount";
 import { queryHttpError } from "../../http/query-errors";
-import type { QueryServiceDeps } from "../../services/queries/run-query";
+import { ownerOf, type QueryServiceDeps, runErrorText } from "../../services/queries/run-query";
 
-/** Streams a whole result in the engine's own CSV, JSON or Parquet, as a file download. */
+/**
+ * Streams a whole result in the engine's own CSV, JSON or Parquet, as a file download.
+ * The run is recorded when the download ends, with the rows written and whatever cut it
+ * short (the reader went away, it stalled, the time limit).
+ */
 export function postExport(app: Hono<AppEnv>, deps: QueryServiceDeps): void {
   mount(app, endpoints.exportQuery, async (c) => {
     const body = await readJson(c, ZExportQueryRequest);
     const principal = principalOf(c);
-    const started = deps.clock();
+    const startedAt = deps.clock();
+    const started = performance.now();
+    const who = { userId: principal.user.id, apiKeyId: principal.apiKeyId ?? null };
+    const owner = ownerOf(who);
+    const record = (rowCount: number, error: unknown) =>
+      deps.queryRuns.record({
+        queryId: null,
+        ...who,
+        origin: principal.via === "api_key" ? "api" : "editor",
+        sql: body.query,
+        startedAt,
+        durationMs: Math.round(performance.now() - started),
+        rowCount,
+        error: error ? runErrorText(error) : null,
+      });
     try {
-      // Admitted for as long as it takes the engine to produce the first block.
-      const file = await deps.admission.run(() =>
-        streamUserQuery(deps.sandbox, body.query, {
+      // Admitted for as long as it takes the engine to produce the first chunk; the
+      // sandbox's fair share holds the session until the download ends.
+      const file = await deps.admission.run(owner, () =>
+        deps.sandbox.stream(body.query, {
           format: body.format,
           maxRows: body.limit,
+          owner,
           signal: c.req.raw.signal,
         }),
       );
+      void file.finished.then(({ rows, error }) => record(rows ?? 0, error));
       const name = `${body.filename ?? "epicenter-query"}.${file.extension}`;
-      // Recorded once the download has started; its row count is not known up front.
-      deps.queryRuns.record({
-        queryId: null,
-        userId: principal.user.id,
-        apiKeyId: principal.apiKeyId ?? null,
-        origin: principal.via === "api_key" ? "api" : "editor",
-        sql: body.query,
-        startedAt: started,
-        durationMs: Date.now() - started.getTime(),
-        rowCount: 0,
-        error: null,
-      });
       return new Response(Readable.toWeb(file.stream) as ReadableStream, {
         headers: {
           "content-type": file.contentType,
@@ -45,6 +53,7 @@ export function postExport(app: Hono<AppEnv>, deps: QueryServiceDeps): void {
         },
       });
     } catch (error) {
+      record(0, error);
       throw queryHttpError(error);
     }
   });

@@ -5,7 +5,7 @@
  * Sample rows are read through the same sandbox as user SQL.
  */
 import type { Namespace, SampleData, Table } from "@epicenter/contracts";
-import { MARKET_DATABASES, runUserQuery, type Sandbox, type Warehouse } from "@epicenter/warehouse";
+import { MARKET_DATABASES, type Sandbox, type Warehouse } from "@epicenter/warehouse";
 import { describeColumn, describeTable } from "./descriptions";
 
 const HIDDEN_PREFIXES = ["duckdb_", "information_schema", "pg_catalog", ".inner"];
@@ -90,8 +90,9 @@ export async function sampleTable(
   const table = await getTable(deps.warehouse, namespace, name);
   if (!table) return undefined;
   // Names come from the engine's own catalog, never from the request.
-  const result = await runUserQuery(deps.sandbox, `SELECT * FROM ${table.namespace}.${table.name} LIMIT ${limit}`, {
+  const result = await deps.sandbox.run(`SELECT * FROM ${table.namespace}.${table.name} LIMIT ${limit}`, {
     limit,
+    owner: "catalog",
   });
   return {
     columns: result.columns.map((column) => column.name),

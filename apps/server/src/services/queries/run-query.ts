@@ -5,7 +5,7 @@
  * (`run-recorder.ts`) and never fails a query: a run that could not be recorded is logged.
  */
 import type { AppDb, QueryRunRecord } from "@epicenter/db";
-import { runUserQuery, type Sandbox, SandboxError, type UserQueryResult } from "@epicenter/warehouse";
+import { type Sandbox, SandboxError, type UserQueryResult } from "@epicenter/warehouse";
 import type { Logger } from "pino";
 import { type QueryAdmission, QueryServiceBusy } from "./admission";
 import type { QueryRunRecorder } from "./run-recorder";
@@ -28,6 +28,13 @@ export interface QueryRequest {
   origin: QueryRunRecord["origin"];
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** The answer goes out as objects keyed by column name: count the keys against the byte limit. */
+  isKeyed?: boolean;
+}
+
+/** Who a run belongs to, for the fair share of the engine: the user, else the key, else nobody in particular. */
+export function ownerOf(request: Pick<QueryRequest, "userId" | "apiKeyId">): string {
+  return request.userId ?? request.apiKeyId ?? "anonymous";
 }
 
 export async function runQuery(deps: QueryServiceDeps, request: QueryRequest): Promise<UserQueryResult> {
@@ -36,14 +43,18 @@ export async function runQuery(deps: QueryServiceDeps, request: QueryRequest): P
   let result: UserQueryResult | undefined;
   let failure: unknown = null;
   try {
-    result = await deps.admission.run(() =>
-      runUserQuery(deps.sandbox, request.sql, {
+    const owner = ownerOf(request);
+    const answer = await deps.admission.run(owner, () =>
+      deps.sandbox.run(request.sql, {
         limit: request.limit,
+        owner,
+        ...(request.isKeyed ? { isKeyed: true } : {}),
         ...(request.signal ? { signal: request.signal } : {}),
         ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
       }),
     );
-    return result;
+    result = answer;
+    return answer;
   } catch (error) {
     failure = error;
     throw error;
@@ -57,12 +68,13 @@ export async function runQuery(deps: QueryServiceDeps, request: QueryRequest): P
       startedAt,
       durationMs: Math.round(result?.elapsedMs ?? performance.now() - started),
       rowCount: result?.rowCount ?? 0,
-      error: result
-        ? null
-        : failure instanceof SandboxError || failure instanceof QueryServiceBusy
-          ? failure.message
-          : "internal error",
+      error: result ? null : runErrorText(failure),
     };
     deps.queryRuns.record(run);
   }
+}
+
+/** What a failed run's record says: the user-facing message, never an internal one. */
+export function runErrorText(failure: unknown): string {
+  return failure instanceof SandboxError || failure instanceof QueryServiceBusy ? failure.message : "internal error";
 }

@@ -90,7 +90,7 @@ export function createQueryRunRecorder(
         pending.shift();
         logger.warn({ maxPending }, "query run records are not being written; dropped the oldest");
       }
-      pending.push(run);
+      pending.push(storable(run));
       if (isClosed || pending.length >= maxBatch) {
         void flush();
         return;
@@ -107,4 +107,14 @@ export function createQueryRunRecorder(
       await flush();
     },
   };
+}
+
+/**
+ * PostgreSQL text cannot hold a NUL character, and a run that cannot be stored escapes
+ * the audit log: the inputs refuse NUL, and whatever still carries one (a model's SQL) is
+ * kept with U+FFFD in its place.
+ */
+function storable(run: QueryRunRecord): QueryRunRecord {
+  const clean = (text: string) => (text.includes("\0") ? text.replaceAll("\0", "\uFFFD") : text);
+  return { ...run, sql: clean(run.sql), ...(run.error ? { error: clean(run.error) } : {}) };
 }

@@ -31,11 +31,14 @@ export function startScheduler(
   config: Pick<Config, "upstream" | "syncIntervalSeconds">,
   warehouse: Warehouse,
   logger: Logger,
+  /** Called after each snapshot lands: the sandbox takes a fresh snapshot for user SQL. */
+  onSnapshot?: () => void,
 ): Scheduler | undefined {
   if (config.syncIntervalSeconds <= 0) return undefined;
   const scheduler = createScheduler(ingestDeps(config, warehouse, logger), {
     intervalSeconds: config.syncIntervalSeconds,
     sources: SOURCES,
+    ...(onSnapshot ? { onSnapshot } : {}),
   });
   scheduler.start();
   logger.info({ intervalSeconds: config.syncIntervalSeconds }, "sync scheduler started");
