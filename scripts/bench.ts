@@ -2,7 +2,7 @@
  * `npm run bench`: the figures of issue 8, printed and written to `docs/BENCHMARKS.md`.
  *
  *   npm run bench -- [--rows 20000000] [--days 7] [--runs 7]
- *                    [--only dataset,queries,ingest,load,web]
+ *                    [--only dataset,queries,ingest,load,hostile,web]
  *                    [--data-dir DIR] [--keep] [--duration 60] [--connections 50]
  *                    [--overload-connections 300] [--overload-duration 20]
  *                    [--ingest-markets 150000] [--ingest-runs 6] [--ingest-day-runs 144]
@@ -28,6 +28,7 @@ import { parseConfig } from "../apps/server/src/config";
 import { startServer } from "../apps/server/src/main";
 import { type DatasetProfile, generateDataset, profile } from "./bench/dataset";
 import { exportParquet, openDuckDb, type ParquetExport } from "./bench/duckdb";
+import { type HostileResult, runHostileBench } from "./bench/hostile";
 import { type LoadResult, runLoad } from "./bench/load";
 import { describeMachine, loadAverage } from "./bench/machine";
 import { benchQueries } from "./bench/queries";
@@ -36,6 +37,7 @@ import { type Phase, writeReport } from "./bench/report";
 import {
   datasetSection,
   headerSection,
+  hostileSection,
   ingestSection,
   loadSection,
   queriesSection,
@@ -45,7 +47,7 @@ import { createApiKey, freePort, serverEnv, startChildServer } from "./bench/ser
 import { type BundleSize, buildAndMeasure, type FirstLoad, measureFirstLoad } from "./bench/web";
 import type { IngestBenchResult } from "./bench-ingest";
 
-const ALL_PHASES = ["dataset", "queries", "ingest", "load", "web"] as const;
+const ALL_PHASES = ["dataset", "queries", "ingest", "load", "hostile", "web"] as const;
 const BENCH_EMAIL = "bench@epicenter.test";
 
 const { values } = parseArgs({
@@ -98,6 +100,7 @@ let parquet: ParquetExport | undefined;
 let ingest: IngestBenchResult | undefined;
 let load: LoadResult | undefined;
 let overload: LoadResult | undefined;
+let hostile: HostileResult | undefined;
 let bundle: BundleSize | undefined;
 let firstLoad: FirstLoad | undefined;
 let engineVersion = "unknown";
@@ -215,6 +218,23 @@ try {
     }
   }
 
+  if (only.has("hostile")) {
+    // Its own small data dir: the hostile requests need no market data, and a server of
+    // its own keeps their effects out of the other phases.
+    const hostileDir = mkdtempSync(join(tmpdir(), "epicenter-hostile-"));
+    const users = { hostile: "mallory@bench.test", other: "alice@bench.test", admin: BENCH_EMAIL };
+    const server = await startChildServer({
+      ...serverEnv(hostileDir, await freePort(), BENCH_EMAIL),
+      ALLOWED_EMAILS: `${users.hostile},${users.other}`,
+    });
+    try {
+      hostile = await phase("hostile", () => runHostileBench(server, hostileDir, users, log));
+    } finally {
+      await server.stop();
+      rmSync(hostileDir, { recursive: true, force: true });
+    }
+  }
+
   if (only.has("ingest")) {
     ingest = await phase("ingest", async () => {
       const { stdout } = await promisify(execFile)(
@@ -248,6 +268,7 @@ if (dataset && !Number.isNaN(dataset.generateMs)) sections.dataset = datasetSect
 if (queryTimings && dataset) sections.queries = queriesSection(queryTimings, dataset, parquet, num("runs"), context);
 if (ingest) sections.ingest = ingestSection(ingest, context);
 if (load && overload) sections.load = loadSection(load, overload, context);
+if (hostile) sections.hostile = hostileSection(hostile, context);
 if (bundle || firstLoad) sections.web = webSection(bundle, firstLoad, context);
 writeReport(values.report, sections);
 log(`\nphases: ${timings.map((t) => `${t.phase} ${(t.ms / 1000).toFixed(0)} s (load ${t.load})`).join(", ")}`);

@@ -5,8 +5,17 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 
 /** `notes` is written by hand (findings, what misses and why) and never by the bench. */
-export type Phase = "header" | "notes" | "dataset" | "queries" | "ingest" | "load" | "web";
-export const PHASE_ORDER: readonly Phase[] = ["header", "notes", "dataset", "queries", "ingest", "load", "web"];
+export type Phase = "header" | "notes" | "dataset" | "queries" | "ingest" | "load" | "hostile" | "web";
+export const PHASE_ORDER: readonly Phase[] = [
+  "header",
+  "notes",
+  "dataset",
+  "queries",
+  "ingest",
+  "load",
+  "hostile",
+  "web",
+];
 
 const TITLE = `# Benchmarks
 

@@ -2,6 +2,7 @@
 import type { IngestBenchResult } from "../bench-ingest";
 import type { DatasetProfile } from "./dataset";
 import type { ParquetExport } from "./duckdb";
+import type { HostileResult } from "./hostile";
 import type { LoadResult } from "./load";
 import type { Machine } from "./machine";
 import type { QueryTiming } from "./query-bench";
@@ -268,4 +269,44 @@ ${kib(first.transferredBytes.median)} of response bodies.
 `);
   }
   return parts.join("\n");
+}
+
+export function hostileSection(r: HostileResult, c: ReportContext): string {
+  const limitMs = r.timeLimitSeconds * 1000;
+  const health = Math.max(...r.cases.map((x) => x.healthMaxMs));
+  const other = Math.max(...r.cases.map((x) => x.otherUserMaxMs));
+  const failures = r.cases.reduce((sum, x) => sum + x.otherUserFailures, 0);
+  const ran = Math.max(...r.cases.map((x) => x.ranMs ?? 0));
+  const rows = r.cases.map((x) => [
+    x.name,
+    `${x.healthMaxMs} ms`,
+    `${x.otherUserMaxMs} ms${x.otherUserFailures > 0 ? ` (${x.otherUserFailures} failed)` : ""}`,
+    x.ranMs === undefined ? "refused" : `${(x.ranMs / 1000).toFixed(1)} s`,
+    x.outcome,
+  ]);
+  const memory = r.memory.map((x) => [
+    x.name,
+    x.status,
+    `${x.ms} ms`,
+    `${mib(x.peakRssBefore)} → ${mib(x.peakRssAfter)}`,
+  ]);
+  return `## One user must not stall the others (issue 18)
+
+${measured(c)} The server runs in its own process; one user sends each hostile request and
+aborts it after 3 s (the download is read once and then left), while \`/health\` is probed
+every 100 ms and a second user runs a small query every 250 ms. "Ran" is the hostile run's
+recorded duration (validation to the engine letting go). Load average at the end: ${phaseLoad(c, "hostile")?.load ?? "?"}.
+
+${table(["hostile request", "/health, most", "other user, most", "ran", "what the hostile caller got"], rows)}
+
+| goal | figure | |
+|---|---|---|
+| \`/health\` within 1 s throughout | most ${health} ms | ${verdict(health <= 1_000)} |
+| another user's small query within 2 s | most ${other} ms, ${failures} failed | ${verdict(other <= 2_000 && failures === 0)} |
+| hostile query stopped within its limit + 5 s (${r.timeLimitSeconds + 5} s) | longest ran ${(ran / 1000).toFixed(1)} s | ${verdict(ran <= limitMs + 5_000)} |
+
+Memory of the server process (peak resident set, VmHWM, before → after):
+
+${table(["load", "answers", "time", "peak RSS"], memory)}
+`;
 }

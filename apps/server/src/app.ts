@@ -13,6 +13,7 @@ import { accessControl } from "./http/access";
 import type { AppEnv } from "./http/env";
 import { errorBody, HttpError } from "./http/errors";
 import { requestLog } from "./http/request-log";
+import { securityHeaders } from "./http/security-headers";
 import { isApiPath, serveSpa } from "./http/spa";
 import { getAdminQueryRuns, getAdminSyncRuns, getAdminUsers } from "./routes/admin/activity";
 import { deleteAllowList, getAllowList, postAllowList } from "./routes/admin/allow-list";
@@ -81,6 +82,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   };
 
   app.use("*", requestLog(deps.logger));
+  app.use("*", securityHeaders(deps.config));
   // Resolves the caller lazily, so public endpoints and SPA files pay nothing for it.
   app.use("*", accessControl(access));
 

@@ -197,6 +197,8 @@ export const assistantEndpoints = {
     tag: "Assistant",
     auth: "session_or_key",
     body: ZAssistantRequest,
+    // The conversation so far travels with each question.
+    maxBodyBytes: 1024 * 1024,
     responses: {
       200: { description: "The event stream", schema: ZAssistantEvent, contentType: "text/event-stream" },
       400: error("The message, mode or history is invalid"),
@@ -212,6 +214,8 @@ export const assistantEndpoints = {
     tag: "Assistant",
     auth: "session_or_key",
     body: ZAssistantRequest,
+    // The conversation so far travels with each question.
+    maxBodyBytes: 1024 * 1024,
     responses: {
       200: { description: "The answer", schema: ZAssistantAnswer },
       400: error("The message, mode or history is invalid"),

@@ -30,7 +30,22 @@ export interface Endpoint {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /**
+   * Largest request body accepted, in bytes; a larger one is answered 413 before it is
+   * read, before the caller is even identified. Defaults: `DEFAULT_BODY_BYTES` with a
+   * body, `NO_BODY_BYTES` without.
+   */
+  maxBodyBytes?: number;
   responses: Record<number, EndpointResponse>;
+}
+
+export const DEFAULT_BODY_BYTES = 16 * 1024;
+export const NO_BODY_BYTES = 1024;
+/** A query's text (100,000 characters, up to 4 bytes each as UTF-8) and the fields around it. */
+export const QUERY_BODY_BYTES = 512 * 1024;
+
+export function bodyLimitOf(endpoint: Endpoint): number {
+  return endpoint.maxBodyBytes ?? (endpoint.body ? DEFAULT_BODY_BYTES : NO_BODY_BYTES);
 }
 
 export function defineEndpoint<const E extends Endpoint>(endpoint: E): E {

@@ -1,14 +1,5 @@
 import { z } from "zod";
-import {
-  ZAddAllowListRequest,
-  ZAdminQueryRuns,
-  ZAdminSyncRuns,
-  ZAdminUsers,
-  ZAllowList,
-  ZAllowListEntry,
-  ZEmailParam,
-  ZWaitlist,
-} from "./admin";
+import { adminEndpoints } from "./admin-endpoints";
 import { assistantEndpoints } from "./assistant";
 import {
   ZClientConfig,
@@ -20,8 +11,8 @@ import {
   ZVerifyRequest,
 } from "./auth";
 import { ZSampleData, ZSampleQuery, ZTable, ZTableList, ZTableParams, ZTablesQuery } from "./catalog";
-import { defineEndpoint } from "./endpoint";
-import { ZApiError } from "./errors";
+import { defineEndpoint, QUERY_BODY_BYTES } from "./endpoint";
+import { errorResponse, NO_CONTENT, UNAUTHORIZED, ZApiError } from "./errors";
 import { ZExportQueryRequest } from "./export";
 import { ZHealthResponse } from "./health";
 import { ZApiKeyList, ZCreateApiKeyRequest, ZCreatedApiKey } from "./keys";
@@ -37,10 +28,9 @@ import { screenEndpoints } from "./screens";
 import { ZSqlDialect } from "./sql-dialect";
 import { ZSyncStatusResponse } from "./sync";
 
-const error = (description: string) => ({ description, schema: ZApiError });
-const noContent = { description: "Done" };
-const unauthorized = error("No valid session or API key");
-const forbidden = error("Signed in but not allowed");
+const error = errorResponse;
+const noContent = NO_CONTENT;
+const unauthorized = UNAUTHORIZED;
 
 /** Every endpoint of the API, by name. Each area adds its own here. */
 export const endpoints = {
@@ -82,6 +72,7 @@ export const endpoints = {
     tag: "Auth",
     auth: "public",
     body: ZMagicLinkRequest,
+    maxBodyBytes: 4 * 1024,
     responses: {
       200: { description: "The link was sent", schema: ZMagicLinkResponse },
       400: error("The e-mail is missing or malformed"),
@@ -96,6 +87,7 @@ export const endpoints = {
     tag: "Auth",
     auth: "public",
     body: ZVerifyRequest,
+    maxBodyBytes: 4 * 1024,
     responses: {
       200: { description: "Signed in", schema: ZSessionTokens },
       400: error("The link is unknown, used or expired"),
@@ -109,6 +101,7 @@ export const endpoints = {
     tag: "Auth",
     auth: "public",
     body: ZRefreshRequest,
+    maxBodyBytes: 4 * 1024,
     responses: { 200: { description: "New tokens", schema: ZSessionTokens }, 401: unauthorized },
   }),
   getSession: defineEndpoint({
@@ -171,6 +164,7 @@ export const endpoints = {
     tag: "Query",
     auth: "session_or_key",
     body: ZRunQueryRequest,
+    maxBodyBytes: QUERY_BODY_BYTES,
     responses: {
       200: { description: "The result", schema: ZRunQueryResponse },
       400: {
@@ -191,6 +185,7 @@ export const endpoints = {
     tag: "Query",
     auth: "session_or_key",
     body: ZExportQueryRequest,
+    maxBodyBytes: QUERY_BODY_BYTES,
     responses: {
       200: { description: "The file", contentType: "application/octet-stream" },
       400: error("The SQL was refused or failed"),
@@ -223,6 +218,7 @@ export const endpoints = {
     auth: "session",
     unauthenticatedMessage: "Not authenticated",
     body: ZCreateSavedQueryRequest,
+    maxBodyBytes: QUERY_BODY_BYTES,
     responses: {
       201: { description: "Saved", schema: ZSavedQuery },
       400: error("Title or SQL missing"),
@@ -246,6 +242,7 @@ export const endpoints = {
     auth: "session",
     params: z.object({ id: z.uuid("a saved query id") }),
     body: ZUpdateSavedQueryRequest,
+    maxBodyBytes: QUERY_BODY_BYTES,
     responses: { 200: { description: "Changed", schema: ZSavedQuery }, 404: error("You have no such query") },
   }),
   deleteSavedQuery: defineEndpoint({
@@ -315,89 +312,7 @@ export const endpoints = {
     responses: { 200: { description: "Sync status", schema: ZSyncStatusResponse }, 401: unauthorized },
   }),
 
-  adminListAllowList: defineEndpoint({
-    method: "get",
-    path: "/api/admin/allow-list",
-    summary: "The allow-list, newest first",
-    tag: "Admin",
-    auth: "admin",
-    responses: { 200: { description: "Entries", schema: ZAllowList }, 403: forbidden },
-  }),
-  adminAddAllowList: defineEndpoint({
-    method: "post",
-    path: "/api/admin/allow-list",
-    summary: "Add an e-mail to the allow-list",
-    tag: "Admin",
-    auth: "admin",
-    body: ZAddAllowListRequest,
-    responses: { 201: { description: "Added", schema: ZAllowListEntry }, 403: forbidden },
-  }),
-  adminRemoveAllowList: defineEndpoint({
-    method: "delete",
-    path: "/api/admin/allow-list/{email}",
-    summary: "Remove an e-mail from the allow-list",
-    tag: "Admin",
-    auth: "admin",
-    params: ZEmailParam,
-    responses: { 204: noContent, 403: forbidden, 404: error("Not on the allow-list") },
-  }),
-  adminListWaitlist: defineEndpoint({
-    method: "get",
-    path: "/api/admin/waitlist",
-    summary: "The waitlist, newest first",
-    tag: "Admin",
-    auth: "admin",
-    responses: { 200: { description: "Entries", schema: ZWaitlist }, 403: forbidden },
-  }),
-  adminApproveWaitlist: defineEndpoint({
-    method: "post",
-    path: "/api/admin/waitlist/{email}/approve",
-    summary: "Allow-list a waiting e-mail and send it a magic link",
-    tag: "Admin",
-    auth: "admin",
-    params: ZEmailParam,
-    responses: { 200: { description: "Approved and mailed", schema: ZAllowListEntry }, 403: forbidden },
-  }),
-  adminRemoveWaitlist: defineEndpoint({
-    method: "delete",
-    path: "/api/admin/waitlist/{email}",
-    summary: "Remove an e-mail from the waitlist",
-    tag: "Admin",
-    auth: "admin",
-    params: ZEmailParam,
-    responses: { 204: noContent, 403: forbidden, 404: error("Not on the waitlist") },
-  }),
-  adminListUsers: defineEndpoint({
-    method: "get",
-    path: "/api/admin/users",
-    summary: "Users with their query and key counts",
-    tag: "Admin",
-    auth: "admin",
-    responses: { 200: { description: "Users", schema: ZAdminUsers }, 403: forbidden },
-  }),
-  adminSyncRuns: defineEndpoint({
-    method: "get",
-    path: "/api/admin/sync-runs",
-    summary: "Recent sync runs",
-    tag: "Admin",
-    auth: "admin",
-    query: z.object({
-      hide_idle_backfill: z
-        .enum(["true", "false"])
-        .optional()
-        .describe("Leave out backfill steps that succeeded and wrote nothing (default false)"),
-    }),
-    responses: { 200: { description: "Runs, newest first", schema: ZAdminSyncRuns }, 403: forbidden },
-  }),
-  adminQueryRuns: defineEndpoint({
-    method: "get",
-    path: "/api/admin/query-runs",
-    summary: "Recent query runs",
-    tag: "Admin",
-    auth: "admin",
-    query: z.object({ errors_only: z.enum(["true", "false"]).optional() }),
-    responses: { 200: { description: "Runs, newest first", schema: ZAdminQueryRuns }, 403: forbidden },
-  }),
+  ...adminEndpoints,
   ...assistantEndpoints,
   ...screenEndpoints,
 } as const;

@@ -28,3 +28,9 @@ export const ZApiError = z
   })
   .meta({ id: "ApiError" });
 export type ApiError = z.infer<typeof ZApiError>;
+
+/** An error response of an endpoint, in the one error shape. */
+export const errorResponse = (description: string) => ({ description, schema: ZApiError });
+export const NO_CONTENT = { description: "Done" };
+export const UNAUTHORIZED = errorResponse("No valid session or API key");
+export const FORBIDDEN = errorResponse("Signed in but not allowed");

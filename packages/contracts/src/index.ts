@@ -2,7 +2,16 @@ export * from "./admin";
 export * from "./assistant";
 export * from "./auth";
 export * from "./catalog";
-export { defineEndpoint, type Endpoint, type EndpointAuth, type EndpointResponse, type HttpMethod } from "./endpoint";
+export {
+  bodyLimitOf,
+  DEFAULT_BODY_BYTES,
+  defineEndpoint,
+  type Endpoint,
+  type EndpointAuth,
+  type EndpointResponse,
+  type HttpMethod,
+  QUERY_BODY_BYTES,
+} from "./endpoint";
 export { endpoints } from "./endpoints";
 export { type ApiError, type ApiErrorCode, ZApiError, ZApiErrorCode } from "./errors";
 export * from "./export";

@@ -51,11 +51,20 @@ export const ZCreateSavedQueryRequest = z
   })
   .meta({ id: "CreateSavedQueryRequest" });
 
+/** In a change, an absent description stays as it is; null or blank clears it. */
+const descriptionChange = z
+  .string()
+  .trim()
+  .max(2_000)
+  .nullable()
+  .optional()
+  .transform((value) => (value === undefined ? undefined : value ? value : null));
+
 export const ZUpdateSavedQueryRequest = z
   .object({
     title: title.optional(),
     sql: sql.optional(),
-    description,
+    description: descriptionChange,
     is_public: z.boolean().optional(),
     chart: ZChartSpec.nullable().optional(),
   })

@@ -50,6 +50,11 @@ export function readParams<S extends z.ZodType>(c: Context, schema: S): z.infer<
 }
 
 function validate<S extends z.ZodType>(schema: S, value: unknown, where: string): z.infer<S> {
+  const withNul = nulPath(value, []);
+  if (withNul) {
+    const field = withNul.length > 0 ? withNul.join(".") : where;
+    throw badRequest(`Invalid ${where}. ${field}: must not contain a NUL character (\\u0000).`);
+  }
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => {
@@ -57,4 +62,27 @@ function validate<S extends z.ZodType>(schema: S, value: unknown, where: string)
     return `${field}: ${issue.message}`;
   });
   throw badRequest(`Invalid ${where}. ${problems.join("; ")}`, { issues: parsed.error.issues });
+}
+
+/**
+ * Where a NUL character hides in a decoded request, if anywhere. PostgreSQL text cannot
+ * hold one, so a NUL that got in would fail the write (a 500) or drop a query run from the
+ * audit log; it is refused at the door instead, in every text input alike.
+ */
+function nulPath(value: unknown, path: Array<string | number>): Array<string | number> | undefined {
+  if (typeof value === "string") return value.includes("\0") ? path : undefined;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const found = nulPath(value[index], [...path, index]);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (value !== null && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      const found = key.includes("\0") ? [...path, key] : nulPath(item, [...path, key]);
+      if (found) return found;
+    }
+  }
+  return undefined;
 }

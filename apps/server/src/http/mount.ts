@@ -1,11 +1,14 @@
 /**
  * Binds a handler to an endpoint of the contract, so the method and path the server
- * answers are the ones the OpenAPI document publishes.
+ * answers are the ones the OpenAPI document publishes. A body larger than the endpoint
+ * accepts is answered 413 first, from its Content-Length before a byte of it is read (or
+ * as soon as a chunked one passes the limit), before the caller is identified.
  */
-import type { Endpoint } from "@epicenter/contracts";
+import { bodyLimitOf, type Endpoint } from "@epicenter/contracts";
 import type { Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "./env";
-import { unauthorized } from "./errors";
+import { errorBody, unauthorized } from "./errors";
 
 export type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
 
@@ -15,7 +18,18 @@ export function honoPath(path: string): string {
 }
 
 export function mount(app: Hono<AppEnv>, endpoint: Endpoint, handler: Handler): void {
-  app.on(endpoint.method.toUpperCase(), honoPath(endpoint.path), async (c) => {
+  const maxSize = bodyLimitOf(endpoint);
+  const limit = bodyLimit({
+    maxSize,
+    onError: (c) =>
+      c.json(
+        errorBody("payload_too_large", `The request body is larger than this endpoint accepts (${sizeOf(maxSize)}).`),
+        413,
+        // The rest of an oversized body is not read: the connection cannot carry another request.
+        { connection: "close" },
+      ),
+  });
+  app.on(endpoint.method.toUpperCase(), honoPath(endpoint.path), limit, async (c) => {
     if (endpoint.auth !== "public") {
       const authorize = c.get("authorize");
       if (!authorize) throw unauthorized();
@@ -23,4 +37,8 @@ export function mount(app: Hono<AppEnv>, endpoint: Endpoint, handler: Handler): 
     }
     return handler(c);
   });
+}
+
+function sizeOf(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MiB` : `${bytes / 1024} KiB`;
 }

@@ -37,7 +37,7 @@ export async function createTestApp(
     ...stores,
     ...appServices(config, logger),
     // Suites sign the same people in many times; the limits have tests of their own.
-    signInLimits: createSignInLimits({ perAddress: 10_000, perIp: 10_000 }),
+    signInLimits: createSignInLimits({ perAddress: 10_000, perIp: 10_000, waitlistPerHour: 10_000 }),
     logger,
     clock: options.clock ?? (() => new Date()),
     ...(options.webRoot ? { webRoot: options.webRoot } : {}),

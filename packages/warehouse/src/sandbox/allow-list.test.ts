@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { allowListPolicy, checkStatementTree, parseAstDump } from "./allow-list";
 import { byteOffsetToIndex, cleanMessage, lineAndColumn, SandboxRefusal } from "./errors";
+import { columnModifierIn } from "./string-arguments";
 
 // Dumps as chDB 26.7 prints them for `EXPLAIN AST …`.
 const JOIN_IN = `SelectWithUnionQuery (children 1)
@@ -37,6 +38,122 @@ describe("parseAstDump", () => {
     const [root] = parseAstDump(JOIN_IN);
     const table = root?.children[0]?.children[0]?.children[1]?.children[0]?.children[0]?.children[0];
     expect(table).toMatchObject({ type: "TableIdentifier", argument: "polymarket.markets" });
+  });
+});
+
+/** `SELECT * FROM <fn>(<args>)` as the engine dumps it, the arguments' lines given. */
+function tableFunction(name: string, argumentLines: string[]): string {
+  return [
+    "SelectWithUnionQuery (children 1)",
+    " ExpressionList (children 1)",
+    "  SelectQuery (children 2)",
+    "   ExpressionList (children 1)",
+    "    Asterisk",
+    "   TablesInSelectQuery (children 1)",
+    "    TablesInSelectQueryElement (children 1)",
+    "     TableExpression (children 1)",
+    `      Function ${name} (children 1)`,
+    `       ExpressionList (children ${argumentLines.filter((line) => !line.startsWith(" ")).length})`,
+    ...argumentLines.map((line) => `        ${line}`),
+    "",
+  ].join("\n");
+}
+
+describe("string arguments the engine parses as SQL", () => {
+  const values = allowListPolicy(["numbers", "values", "generateRandom"], ["polymarket", "kalshi"]);
+  const checkValues = (dump: string) => () => checkStatementTree(parseAstDump(dump), { cteNames: new Set() }, values);
+
+  it("reads a literal's value through its escapes", () => {
+    const [root] = parseAstDump(
+      tableFunction("values", ["Literal 'a String DEF\\x41ULT file(\\'/etc/passwd\\')' (alias s)"]),
+    );
+    const literal =
+      root?.children[0]?.children[0]?.children[1]?.children[0]?.children[0]?.children[0]?.children[0]?.children[0];
+    expect(literal?.text).toBe("a String DEFAULT file('/etc/passwd')");
+  });
+
+  it.each([
+    ["Literal 'a String DEFAULT file(\\'/etc/passwd\\')'", /DEFAULT is not allowed/],
+    ["Literal 'a String, b String alias file(\\'/etc/passwd\\')'", /ALIAS is not allowed/],
+    ["Literal 'a String /* x */ MATERIALIZED file(\\'/x\\')'", /MATERIALIZED is not allowed/],
+    ["Literal 'a String EPHEMERAL 1, b String DEFAULT a'", /EPHEMERAL is not allowed/],
+    ["Literal 'a String DEF\\x41ULT file(\\'/x\\')'", /DEFAULT is not allowed/],
+    [
+      "Function concat (children 1)\n ExpressionList (children 2)\n  Literal 'a String DEF'\n  Literal 'AULT 1'",
+      /string literal/,
+    ],
+    ["Identifier s", /string literal/],
+    ["Subquery (children 1)", /string literal/],
+  ])("refuses values(%s, …)", (argument, reason) => {
+    expect(checkValues(tableFunction("values", [...argument.split("\n"), "Literal 'x'"]))).toThrow(reason);
+  });
+
+  it.each([
+    ["Literal 'a String, b Nullable(UInt8)'"],
+    ["Literal Tuple_(UInt64_1, 'a')"],
+    ["Literal 'x'"],
+    ["Function tuple (children 1)\n ExpressionList (children 1)\n  Function now (children 1)"],
+  ])("lets values(%s, …) through", (argument) => {
+    expect(checkValues(tableFunction("values", [...argument.split("\n"), "Literal 'x'"]))).not.toThrow();
+  });
+
+  it("holds generateRandom to a literal structure of names and types", () => {
+    expect(checkValues(tableFunction("generateRandom", ["Literal 'a UInt8, b String'"]))).not.toThrow();
+    expect(checkValues(tableFunction("generateRandom", ["Identifier s"]))).toThrow(/string literal/);
+    expect(checkValues(tableFunction("generateRandom", ["Literal 'a String TTL now()'"]))).toThrow(/TTL/);
+  });
+
+  it("finds a modifier only as a whole word, in any case", () => {
+    expect(columnModifierIn("defaults String, indexed UInt8, aliasing String")).toBeUndefined();
+    expect(columnModifierIn("a String\tdefault\n'x'")).toBe("default");
+    expect(columnModifierIn("a String,Comment")).toBe("Comment");
+  });
+});
+
+describe("the host and engine functions", () => {
+  const functions = [
+    { name: "hostName", alias_to: "", categories: "Other" },
+    { name: "hostname", alias_to: "hostName", categories: "" },
+    { name: "addressToLine", alias_to: "", categories: "Introspection" },
+    { name: "aiGenerate", alias_to: "", categories: "AI" },
+    { name: "caseWithExpression", alias_to: "", categories: "Internal" },
+    { name: "lower", alias_to: "", categories: "String" },
+  ];
+  const policy = allowListPolicy([], ["polymarket"], functions);
+
+  it("are refused by name, by alias and by category", () => {
+    for (const name of [
+      "hostname",
+      "hostName".toLowerCase(),
+      "getoskernelversion",
+      "addresstoline",
+      "aigenerate",
+      "sleep",
+    ]) {
+      expect(policy.deniedFunctions.has(name), name).toBe(true);
+    }
+    expect(policy.deniedFunctions.has("casewithexpression")).toBe(false);
+    expect(policy.deniedFunctions.has("lower")).toBe(false);
+  });
+});
+
+describe("linear time on hostile input", () => {
+  const spaces = " ".repeat(2_000_000);
+
+  it("reads a dump whose literal is two million spaces in a blink", () => {
+    const started = performance.now();
+    const roots = parseAstDump(tableFunction("values", [`Literal '${spaces}x' (alias ${spaces})`]));
+    expect(roots).toHaveLength(1);
+    expect(performance.now() - started).toBeLessThan(250);
+  });
+
+  it("cleans an engine message of two million spaces in a blink", () => {
+    const started = performance.now();
+    const message = cleanMessage(
+      `Code: 62. DB::Exception: Syntax error: failed at position 9 (${spaces}): ${spaces}In scope ${spaces}x (SYNTAX_ERROR)`,
+    );
+    expect(message.length).toBeLessThan(2_100);
+    expect(performance.now() - started).toBeLessThan(250);
   });
 });
 

@@ -19,9 +19,10 @@ export interface EngineSession {
   text(sql: string, options?: { format?: string; params?: Record<string, unknown> }): Promise<string>;
   /**
    * Runs a user statement (already validated and wrapped, starting with its tag comment)
-   * and yields its output as it is produced, pulled by the reader.
+   * and yields its output as it is produced, pulled by the reader; with `maxBytes`, stops
+   * the engine once one byte more than that has been produced.
    */
-  stream(sql: string, options: { format: string; queryId: string }): EngineStream;
+  stream(sql: string, options: { format: string; queryId: string; maxBytes?: number }): EngineStream;
 }
 
 export interface SandboxEngine {

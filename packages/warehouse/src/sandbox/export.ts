@@ -144,11 +144,12 @@ export function streamUserQuery(
         });
         supervised.done();
         // CSV counts its header line.
-        settle({
-          rows: options.format === "parquet" ? undefined : Math.max(0, rows - (options.format === "csv" ? 1 : 0)),
-          error: outcome,
-        });
+        const written =
+          options.format === "parquet" ? undefined : Math.max(0, rows - (options.format === "csv" ? 1 : 0));
+        return { rows: written, error: outcome };
       })
+      // Settled once the session is given back: the download is over in every sense.
+      .then(settle)
       .catch((error: Error) => {
         settle({ rows: 0, error });
         reject(error);

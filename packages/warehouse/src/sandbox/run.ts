@@ -75,7 +75,8 @@ export async function runUserQuery(
         "JSONCompactEachRowWithNamesAndTypes",
         queryId,
         entry,
-        options.timeoutMs,
+        // The worker stops a byte past the budget; keyed rows use it up sooner, here.
+        { timeoutMs: options.timeoutMs, maxBytes },
       );
       try {
         const read = await readRows(supervised.stream, limit, maxBytes, options.isKeyed ?? false);
@@ -115,7 +116,10 @@ async function readRows(
   // The part of a line that has arrived so far, in pieces, joined once its end comes.
   let partial: Buffer[] = [];
   let partialLength = 0;
+  // Every byte that arrived, as the engine counts them: the engine stops one byte past the budget.
+  let received = 0;
   reading: for await (const chunk of stream) {
+    received += chunk.length;
     let start = 0;
     for (let end = chunk.indexOf(10); end !== -1; start = end + 1, end = chunk.indexOf(10, start)) {
       const lineLength = partialLength + end - start;
@@ -147,6 +151,8 @@ async function readRows(
       }
     }
   }
+  // A line cut short, or more bytes than the budget: the engine was stopped with more to say.
+  if (partialLength > 0 || received > maxBytes) isTruncated = true;
   if (header.length < 2) throw new QueryEngineError("The engine's answer had no header.", undefined);
   const names = parseHeader(header[0] as string);
   const types = parseHeader(header[1] as string);

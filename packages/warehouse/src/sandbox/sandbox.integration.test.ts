@@ -216,7 +216,7 @@ describe("the sandbox runs market SQL", () => {
 
   it.each(ALLOWED)("%s", async (sql, rows) => {
     const result = await sandbox.run(sql, { limit: 100 });
-    expect(result.rows).toEqual(rows);
+    expect(result.rows, JSON.stringify(result.rows)).toEqual(rows);
     expect(result.truncated).toBe(false);
     expect(result.rowCount).toBe(rows.length);
   });

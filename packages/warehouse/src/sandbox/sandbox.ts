@@ -184,11 +184,16 @@ export class Sandbox {
     format: string,
     queryId: string,
     entry: RunningQuery,
-    timeoutMs?: number,
+    options: { timeoutMs?: number | undefined; maxBytes?: number | undefined } = {},
   ): Supervised {
+    const { timeoutMs } = options;
     const engineMs = this.limits.maxExecutionSeconds * 1000;
     const isTighter = timeoutMs !== undefined && timeoutMs < engineMs;
-    const stream = session.stream(sql, { format, queryId });
+    const stream = session.stream(sql, {
+      format,
+      queryId,
+      ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
+    });
     let isTimedOut = false;
     entry.stop = () => stream.stop();
     const timer = setTimeout(

@@ -29,6 +29,8 @@ export function postQuery(app: Hono<AppEnv>, deps: QueryServiceDeps): void {
         userId: principal.user.id,
         apiKeyId: principal.apiKeyId ?? null,
         origin: principal.via === "api_key" ? "api" : "editor",
+        // Sent as objects keyed by column name: the byte limit counts the keys.
+        isKeyed: true,
         // The client going away (or pressing Cancel) stops the query in the engine.
         signal: c.req.raw.signal,
       });

@@ -38,7 +38,10 @@ export async function requestMagicLink(
   await deps.limits.consume(email, request.ip);
 
   if (!(await isAllowed(deps, email))) {
+    // A place is taken before the insert and given back if the address was there already.
+    await deps.limits.takeWaitlistPlace();
     const isNewOnWaitlist = await joinWaitlist(deps.db, email);
+    if (!isNewOnWaitlist) await deps.limits.returnWaitlistPlace();
     deps.logger.info({ email, isNewOnWaitlist }, "sign-in refused: not allow-listed");
     return { outcome: "waitlist", isNewOnWaitlist };
   }

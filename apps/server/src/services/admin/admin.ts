@@ -8,7 +8,9 @@ import type { Mailer } from "../mail/mailer";
 /** Allow-lists a waiting e-mail, sends it a sign-in link, and takes it off the waitlist. */
 export async function approveWaitlisted(deps: MagicLinkDeps & { mailer: Mailer }, email: string, approvedBy: string) {
   const entry = await addToAllowList(deps.db, email, approvedBy);
-  await requestMagicLink({ ...deps, limits: { consume: async () => {} } }, { email: entry.email });
+  // The admin's approval is not subject to the callers' limits.
+  const unlimited = { consume: async () => {}, takeWaitlistPlace: async () => {}, returnWaitlistPlace: async () => {} };
+  await requestMagicLink({ ...deps, limits: unlimited }, { email: entry.email });
   await removeFromWaitlist(deps.db, entry.email);
   return entry;
 }

@@ -87,6 +87,7 @@ export async function runTile(
     userId: request.userId,
     apiKeyId: request.apiKeyId,
     origin: "dashboard",
+    isKeyed: true,
     ...(request.signal ? { signal: request.signal } : {}),
   });
   return {

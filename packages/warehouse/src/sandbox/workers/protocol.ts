@@ -12,7 +12,15 @@
 /** What the server asks of a worker. One user operation at a time; `more` and `cancel` refer to it. */
 export type WorkerRequest =
   | { op: "text"; id: number; sql: string; format: string; params?: Record<string, unknown> }
-  | { op: "stream"; id: number; sql: string; format: string; tag: string }
+  | {
+      op: "stream";
+      id: number;
+      sql: string;
+      format: string;
+      tag: string;
+      /** Stop after this many bytes (and one more, so the reader sees the cut); no bound when absent. */
+      maxBytes?: number;
+    }
   | { op: "more"; id: number }
   | { op: "cancel"; id: number };
 

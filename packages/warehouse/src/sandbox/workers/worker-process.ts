@@ -123,7 +123,7 @@ export class WorkerProcess {
   }
 
   /** Starts `sql` and hands out its output chunk by chunk, each only when asked for. */
-  stream(sql: string, format: string, tag: string): EngineStream {
+  stream(sql: string, format: string, tag: string, maxBytes?: number): EngineStream {
     const id = this.nextId++;
     const chunks: Buffer[] = [];
     let waiter: { resolve: () => void } | undefined;
@@ -154,7 +154,7 @@ export class WorkerProcess {
         wake();
       },
     });
-    this.send({ op: "stream", id, sql, format, tag });
+    this.send({ op: "stream", id, sql, format, tag, ...(maxBytes === undefined ? {} : { maxBytes }) });
     const stop = async () => {
       if (isDone) return;
       isStopping = true;

@@ -55,6 +55,9 @@ interface Streaming {
 
 let streaming: Streaming | undefined;
 
+/** The most one frame carries: what the pipe and the server hold for a reader that has stopped. */
+const PIECE_BYTES = 1 << 20;
+
 const reader = new FrameReader<WorkerRequest>(({ header }) => {
   switch (header.op) {
     case "text":
@@ -101,17 +104,28 @@ async function runStream(request: Extract<WorkerRequest, { op: "stream" }>): Pro
   const stream = session.queryStream(request.sql, { format: request.format });
   const current: Streaming = { id: request.id, tag: request.tag, cancel: () => stream.cancel() };
   streaming = current;
+  // One byte past the budget, so the reader sees that the result went on.
+  let allowance = request.maxBytes === undefined ? Number.POSITIVE_INFINITY : request.maxBytes + 1;
   let index = 0;
   try {
-    for await (const chunk of stream) {
+    reading: for await (const chunk of stream) {
       let bytes: Buffer = Buffer.from(chunk.raw());
       if (index++ > 0) bytes = dropLines(bytes, repeatedLines);
-      if (bytes.length === 0) continue;
-      await new Promise<void>((resume) => {
-        current.resume = resume;
-        send({ type: "chunk", id: request.id }, bytes);
-      });
-      current.resume = undefined;
+      // A block can be hundreds of megabytes: it crosses in pieces, each when asked for.
+      for (let offset = 0; offset < bytes.length; offset += PIECE_BYTES) {
+        const piece = bytes.subarray(offset, Math.min(offset + PIECE_BYTES, offset + allowance));
+        allowance -= piece.length;
+        await new Promise<void>((resume) => {
+          current.resume = resume;
+          send({ type: "chunk", id: request.id }, piece);
+        });
+        current.resume = undefined;
+        if (current.isCancelled) break reading;
+        if (allowance <= 0) {
+          await cancel(current);
+          break reading;
+        }
+      }
     }
     if (current.isCancelled) await clearSession();
     send({ type: "end", id: request.id });
@@ -138,11 +152,10 @@ async function runParquet(request: Extract<WorkerRequest, { op: "stream" }>): Pr
   streaming = current;
   try {
     const bytes = Buffer.from((await session.queryAsync(request.sql, { format: "Parquet" })).bytes());
-    const piece = 1 << 20;
-    for (let offset = 0; offset < bytes.length && !current.isCancelled; offset += piece) {
+    for (let offset = 0; offset < bytes.length && !current.isCancelled; offset += PIECE_BYTES) {
       await new Promise<void>((resume) => {
         current.resume = resume;
-        send({ type: "chunk", id: request.id }, bytes.subarray(offset, offset + piece));
+        send({ type: "chunk", id: request.id }, bytes.subarray(offset, offset + PIECE_BYTES));
       });
     }
     send({ type: "end", id: request.id });
