@@ -323,6 +323,7 @@ function Editor({
                     disabled={isDownloading}
                     onClick={() => download(format)}
                     aria-label={`Download ${format.toUpperCase()}`}
+                    title={DOWNLOAD_NOTES[format]}
                   >
                     {format.toUpperCase()}
                   </button>
@@ -399,3 +400,10 @@ function slug(title: string): string {
       .slice(0, 80) || "epicenter-query"
   );
 }
+
+/** What each download holds, on its button. */
+const DOWNLOAD_NOTES: Record<"csv" | "json" | "parquet", string> = {
+  csv: "All rows, up to 1,000,000. Text cells that start with =, +, -, @, a tab or a line break get a leading ' so spreadsheets show them as text instead of running them.",
+  json: "All rows, up to 1,000,000, as a JSON array of objects: values exactly as queried.",
+  parquet: "All rows, up to 1,000,000, as Parquet: values and types exactly as queried.",
+};
