@@ -3,7 +3,9 @@
  * by its type (SPEC §3). The request is checked before the stream opens, so a bad body or
  * an unconfigured server is an ordinary JSON error; once streaming, a failure is an
  * `error` event with a sentence a person can read. The client going away aborts the
- * model call and any running query.
+ * model call and any running query; so does a client that stops reading: an event that
+ * cannot be written for `IDLE_WRITE_MS` ends the stream. The whole answer is bounded by
+ * the agent's own `totalTimeMs`.
  */
 import { type AssistantEvent, endpoints } from "@epicenter/contracts";
 import type { Hono } from "hono";
@@ -12,6 +14,9 @@ import type { AppEnv } from "../../http/env";
 import { mount } from "../../http/mount";
 import { runSeismo, type SeismoDeps, SeismoError } from "../../services/seismo/agent";
 import { readSeismoRequest } from "./seismo-request";
+
+/** How long one event may wait for the client to take the previous ones. */
+export const IDLE_WRITE_MS = 20_000;
 
 export function postGenerateStream(app: Hono<AppEnv>, deps: SeismoDeps): void {
   mount(app, endpoints.assistantStream, async (c) => {
@@ -25,7 +30,19 @@ export function postGenerateStream(app: Hono<AppEnv>, deps: SeismoDeps): void {
       stream.onAbort(onClientGone);
       const send = async (event: AssistantEvent) => {
         if (gone.signal.aborted) return;
-        await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
+        let timer: NodeJS.Timeout | undefined;
+        const isStalled = await Promise.race([
+          stream.writeSSE({ event: event.type, data: JSON.stringify(event) }).then(() => false),
+          new Promise<boolean>((resolve) => {
+            timer = setTimeout(() => resolve(true), IDLE_WRITE_MS);
+          }),
+        ]);
+        clearTimeout(timer);
+        if (isStalled) {
+          c.get("logger").warn("seismo stream stopped: the client stopped reading");
+          gone.abort();
+          stream.abort();
+        }
       };
       try {
         const answer = await runSeismo(deps, request, send);
