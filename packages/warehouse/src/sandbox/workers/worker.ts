@@ -106,19 +106,37 @@ async function runStream(request: Extract<WorkerRequest, { op: "stream" }>): Pro
   streaming = current;
   // One byte past the budget, so the reader sees that the result went on.
   let allowance = request.maxBytes === undefined ? Number.POSITIVE_INFINITY : request.maxBytes + 1;
+  const blocks = stream[Symbol.asyncIterator]();
   let index = 0;
   try {
-    reading: for await (const chunk of stream) {
-      let bytes: Buffer = Buffer.from(chunk.raw());
+    let step = await blocks.next();
+    reading: while (!step.done) {
+      let bytes: Buffer = Buffer.from(step.value.raw());
       if (index++ > 0) bytes = dropLines(bytes, repeatedLines);
+      // The next block is fetched while this one crosses: a result that ends here ends
+      // without the server having to ask again (one pipe round trip less per query).
+      const following = blocks.next();
+      // Its failure is read where it is awaited; here it must not count as unhandled.
+      following.catch(() => undefined);
       // A block can be hundreds of megabytes: it crosses in pieces, each when asked for.
       for (let offset = 0; offset < bytes.length; offset += PIECE_BYTES) {
         const piece = bytes.subarray(offset, Math.min(offset + PIECE_BYTES, offset + allowance));
         allowance -= piece.length;
-        await new Promise<void>((resume) => {
+        const asked = new Promise<void>((resume) => {
           current.resume = resume;
-          send({ type: "chunk", id: request.id }, piece);
         });
+        send({ type: "chunk", id: request.id }, piece);
+        const isLastPiece = offset + PIECE_BYTES >= bytes.length;
+        const first = isLastPiece
+          ? await Promise.race([
+              asked.then(() => "asked"),
+              following.then(
+                (next) => (next.done ? "end" : "more data"),
+                () => "failed",
+              ),
+            ])
+          : await asked.then(() => "asked");
+        if (first === "more data") await asked;
         current.resume = undefined;
         if (current.isCancelled) break reading;
         if (allowance <= 0) {
@@ -126,6 +144,11 @@ async function runStream(request: Extract<WorkerRequest, { op: "stream" }>): Pro
           break reading;
         }
       }
+      step = await following;
+    }
+    if (step.done !== true) {
+      // Left early: let the block in flight land before the stream is closed under it.
+      await blocks.return?.(undefined).catch(() => undefined);
     }
     if (current.isCancelled) await clearSession();
     send({ type: "end", id: request.id });
