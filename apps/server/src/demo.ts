@@ -5,7 +5,8 @@
  *    and 7-day questions have answers.
  * 3. The server starts with the scheduler pointed at the replay, so real sync runs keep
  *    adding snapshots every interval (the first one right away).
- * 4. A sign-in link for the demo admin is printed.
+ * 4. A sign-in link for the demo admin is printed, and how to run `npm run admin` beside it
+ *    (the demo's DATA_DIR is not the CLI's default).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -46,6 +47,9 @@ async function demo(): Promise<void> {
       "",
       `  Data: ${config.dataDir}`,
       `  Upstream replay: ${replay.url.polymarket} and ${replay.url.kalshi}; syncing every ${config.syncIntervalSeconds} s`,
+      "",
+      "  Manage access from another terminal while the demo runs:",
+      `  DATA_DIR=${config.dataDir} npm run admin -- allow add EMAIL`,
       "",
     ].join("\n"),
   );

@@ -1,7 +1,9 @@
 /**
- * `npm start`: config → stores → app → listen. On SIGTERM or SIGINT the server stops
- * taking requests, lets in-flight ones finish (up to a bound), then closes both stores, so
- * nothing committed is lost and the embedded engines are shut cleanly.
+ * `npm start`: config → stores → app → listen, plus the local admin channel through which
+ * `npm run admin` reaches this server while it holds the stores. On SIGTERM or SIGINT the
+ * server stops taking requests and admin commands, lets in-flight ones finish (up to a
+ * bound), then closes both stores, so nothing committed is lost and the embedded engines
+ * are shut cleanly.
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,6 +12,8 @@ import { createApp } from "./app";
 import { type Config, ConfigError, parseConfig } from "./config";
 import { appServices, openStores, StartupError } from "./deps";
 import { createLogger } from "./logger";
+import { openLocalAdminChannel } from "./services/admin/local-admin-channel";
+import { runAdminCommand } from "./services/admin/local-admin-commands";
 import { startScheduler } from "./services/sync/sync-runtime";
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -36,6 +40,14 @@ export async function startServer(config: Config, options: { webRoot?: string } 
     webRoot: options.webRoot ?? defaultWebRoot,
   });
 
+  // Open before "listening" is logged, so a started server is one the CLI can reach.
+  const adminChannel = await openLocalAdminChannel({
+    dataDir: config.dataDir,
+    run: (command) =>
+      runAdminCommand({ db: stores.appDatabase.db, adminEmails: config.adminEmails, clock: () => new Date() }, command),
+    logger,
+  });
+
   const server = serve({ fetch: app.fetch, port: config.port, hostname: "0.0.0.0" });
   const port = await new Promise<number>((resolve, reject) => {
     server.once("listening", () => {
@@ -50,6 +62,7 @@ export async function startServer(config: Config, options: { webRoot?: string } 
   const stop = () => {
     stopping ??= (async () => {
       logger.info("shutting down: finishing in-flight requests");
+      const adminChannelClosed = adminChannel?.close();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
           if ("closeAllConnections" in server) server.closeAllConnections();
@@ -61,6 +74,7 @@ export async function startServer(config: Config, options: { webRoot?: string } 
         });
         if ("closeIdleConnections" in server) server.closeIdleConnections();
       });
+      await adminChannelClosed;
       // A run cut short here cleans up after itself; the next start finds nothing half-written.
       await scheduler?.stop({ abort: true });
       await stores.close();

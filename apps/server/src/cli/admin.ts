@@ -2,16 +2,23 @@
  * `npm run admin -- …`: bootstrap and run access without the UI.
  *   allow add EMAIL [--admin]   allow list   allow remove EMAIL
  *   keys create --email EMAIL --name NAME   (prints the key once)
- * It opens the same stores with the same config as the server.
+ * When a server owns `DATA_DIR` the embedded stores are locked by it, so the command is
+ * sent to that server over the local admin channel and runs there; when none answers, the
+ * CLI opens the same stores with the same config as the server and runs it itself. Both
+ * paths run `runAdminCommand`, so they do the same thing and print the same text.
  */
 import { parseArgs } from "node:util";
-import { addToAllowList, listAllowList, removeFromAllowList, upsertUserByEmail } from "@epicenter/db";
 import { z } from "zod";
-import { ConfigError, parseConfig } from "../config";
-import { openStores, StartupError } from "../deps";
+import { type Config, ConfigError, parseConfig } from "../config";
+import { openStores, StartupError, type Stores } from "../deps";
 import { createLogger } from "../logger";
-import { createKeyForUser } from "../services/access/api-keys";
-import { roleOf } from "../services/access/principal";
+import { askRunningServer, LocalAdminChannelError, socketPathProblem } from "../services/admin/local-admin-channel";
+import {
+  type AdminCommand,
+  AdminCommandRefused,
+  API_KEY_NAME_MAX,
+  runAdminCommand,
+} from "../services/admin/local-admin-commands";
 
 const USAGE = `Usage:
   npm run admin -- allow add EMAIL [--admin]
@@ -43,62 +50,75 @@ async function run(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const command = `${area} ${action ?? ""}`.trim();
-  if (!["allow add", "allow list", "allow remove", "keys create"].includes(command)) {
-    throw new UsageError(`Unknown command "${command}".`);
-  }
-
+  const command = commandOf(`${area} ${action ?? ""}`.trim(), subject, values);
   const config = parseConfig({ LOG_LEVEL: "warn", ...process.env });
-  const stores = await openStores(config, createLogger(config.logLevel), { sandbox: false });
-  const db = stores.appDatabase.db;
-  try {
-    switch (command) {
-      case "allow add": {
-        const entry = await addToAllowList(db, email(subject), "cli", { isAdmin: values.admin ?? false });
-        console.log(`${entry.email} is allow-listed${entry.isAdmin ? " as an admin" : ""}.`);
-        break;
-      }
-      case "allow list": {
-        const entries = await listAllowList(db);
-        if (entries.length === 0) console.log("The allow-list is empty.");
-        for (const entry of entries) {
-          console.log(
-            [entry.email, entry.isAdmin ? "admin" : "user", entry.createdAt.toISOString(), entry.addedBy ?? ""].join(
-              "\t",
-            ),
-          );
-        }
-        break;
-      }
-      case "allow remove": {
-        const address = email(subject);
-        if (!(await removeFromAllowList(db, address))) throw new UsageError(`${address} is not on the allow-list.`);
-        console.log(`${address} is no longer allow-listed.`);
-        break;
-      }
-      case "keys create": {
-        const address = email(values.email);
-        if (!values.name?.trim()) throw new UsageError("--name is required.");
-        const role = await roleOf({ db, adminEmails: config.adminEmails, clock: () => new Date() }, address);
-        if (!role.isAllowed)
-          throw new UsageError(`${address} is not allow-listed; add it first with: allow add ${address}`);
-        const user = await upsertUserByEmail(db, address);
-        const { apiKey, key } = await createKeyForUser(db, user.id, values.name);
-        console.log(`Created API key "${apiKey.name}" for ${address}. It is shown this once:\n\n${key}\n`);
-        break;
-      }
+  console.log(await perform(config, command));
+}
+
+function commandOf(
+  command: string,
+  subject: string | undefined,
+  values: { admin?: boolean; email?: string; name?: string },
+): AdminCommand {
+  switch (command) {
+    case "allow add":
+      return { command, email: email(subject), isAdmin: values.admin ?? false };
+    case "allow list":
+      return { command };
+    case "allow remove":
+      return { command, email: email(subject) };
+    case "keys create": {
+      const address = email(values.email);
+      const name = values.name?.trim();
+      if (!name) throw new UsageError("--name is required.");
+      if (name.length > API_KEY_NAME_MAX)
+        throw new UsageError(`--name must be at most ${API_KEY_NAME_MAX} characters.`);
+      return { command, email: address, name };
     }
+    default:
+      throw new UsageError(`Unknown command "${command}".`);
+  }
+}
+
+/** Runs the command in the server that owns `DATA_DIR`, or on the stores when none does. */
+async function perform(config: Config, command: AdminCommand): Promise<string> {
+  const answer = await askRunningServer(config.dataDir, command);
+  if (answer) {
+    switch (answer.outcome) {
+      case "done":
+        return answer.output;
+      case "refused":
+        throw new AdminCommandRefused(answer.message);
+      case "failed":
+        throw new Error(answer.message);
+    }
+  }
+  let stores: Stores;
+  try {
+    stores = await openStores(config, createLogger(config.logLevel), { sandbox: false });
+  } catch (error) {
+    const unreachable = socketPathProblem(config.dataDir);
+    if (error instanceof StartupError && unreachable) {
+      throw new StartupError(`${error.message}\nA running server cannot be reached either: ${unreachable}.`);
+    }
+    throw error;
+  }
+  try {
+    return await runAdminCommand(
+      { db: stores.appDatabase.db, adminEmails: config.adminEmails, clock: () => new Date() },
+      command,
+    );
   } finally {
     await stores.close();
   }
 }
 
 run(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof UsageError) {
+  if (error instanceof UsageError || error instanceof AdminCommandRefused) {
     console.error(`${error.message}\n\n${USAGE}`);
     process.exit(2);
   }
-  if (error instanceof ConfigError || error instanceof StartupError) {
+  if (error instanceof ConfigError || error instanceof StartupError || error instanceof LocalAdminChannelError) {
     console.error(error.message);
     process.exit(1);
   }
