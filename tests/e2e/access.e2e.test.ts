@@ -87,14 +87,21 @@ describe("access, from the waitlist to an API key and back", () => {
     expect(revoked.status).toBe(401);
   });
 
-  it("shows Access Denied once the newcomer is taken off the allow-list", async () => {
+  it("shows Access Denied at the next page once the newcomer is taken off the allow-list, without a reload", async () => {
+    const { page } = newcomer;
+    await page.goto(`${baseUrl}/queries`);
+    await page.getByRole("heading", { name: "Queries" }).first().waitFor();
+
     await admin.page.goto(`${baseUrl}/admin/allow-list`);
     const row = admin.page.getByRole("row").filter({ hasText: NEWCOMER });
     await row.getByRole("button", { name: `Remove ${NEWCOMER}` }).click();
     await row.waitFor({ state: "detached" });
 
-    const { page } = newcomer;
-    await page.goto(`${baseUrl}/queries`);
+    // A route change inside the app, no page load: the allow-list is asked again.
+    await page
+      .getByRole("complementary", { name: "Main navigation" })
+      .getByRole("link", { name: "Data Catalog" })
+      .click();
     await page.getByRole("heading", { name: "Access Denied" }).waitFor();
     await page.getByText(`Your email (${NEWCOMER}) is not whitelisted for access.`).waitFor();
     await newcomer.screenshot("access-denied");

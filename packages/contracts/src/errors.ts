@@ -29,6 +29,9 @@ export const ZApiError = z
   .meta({ id: "ApiError" });
 export type ApiError = z.infer<typeof ZApiError>;
 
+/** `details.reason` of a 403 for a signed-in user who is no longer on the allow-list. */
+export const NOT_ALLOW_LISTED = "not_allow_listed";
+
 /** An error response of an endpoint, in the one error shape. */
 export const errorResponse = (description: string) => ({ description, schema: ZApiError });
 export const NO_CONTENT = { description: "Done" };

@@ -13,7 +13,7 @@ export {
   QUERY_BODY_BYTES,
 } from "./endpoint";
 export { endpoints } from "./endpoints";
-export { type ApiError, type ApiErrorCode, ZApiError, ZApiErrorCode } from "./errors";
+export { type ApiError, type ApiErrorCode, NOT_ALLOW_LISTED, ZApiError, ZApiErrorCode } from "./errors";
 export * from "./export";
 export { type HealthResponse, ZHealthResponse } from "./health";
 export * from "./keys";

@@ -6,10 +6,11 @@
  * - `admin`: a signed-in admin.
  * Every level requires the user to be on the allow-list still.
  */
+import { NOT_ALLOW_LISTED } from "@epicenter/contracts";
 import type { Context, MiddlewareHandler } from "hono";
 import { type AccessDeps, credentialOf, type Principal, resolvePrincipal } from "../services/access/principal";
 import type { AppEnv } from "./env";
-import { forbidden, unauthorized } from "./errors";
+import { forbidden, HttpError, unauthorized } from "./errors";
 
 export function accessControl(deps: AccessDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -27,7 +28,11 @@ export function accessControl(deps: AccessDeps): MiddlewareHandler<AppEnv> {
       if (level !== "session_or_key" && principal.via === "api_key") {
         throw forbidden("API keys cannot be used here; sign in to the web app instead.");
       }
-      if (!principal.isAllowed) throw forbidden(`Your email (${principal.user.email}) is not whitelisted for access.`);
+      if (!principal.isAllowed) {
+        throw new HttpError(403, "forbidden", `Your email (${principal.user.email}) is not whitelisted for access.`, {
+          reason: NOT_ALLOW_LISTED,
+        });
+      }
       if (level === "admin" && !principal.isAdmin) throw forbidden("Only admins can do that.");
       ctx.set("principal", principal);
     });

@@ -3,7 +3,7 @@
  * when there is one (refreshed once on a 401), and errors turned into `ApiRequestError`
  * carrying the server's message.
  */
-import { type ApiErrorCode, ZApiError } from "@epicenter/contracts";
+import { type ApiErrorCode, NOT_ALLOW_LISTED, ZApiError } from "@epicenter/contracts";
 import type { z } from "zod";
 import { refreshSession, sessionStore } from "./session-store";
 
@@ -13,9 +13,21 @@ export class ApiRequestError extends Error {
     readonly code: ApiErrorCode | "network",
     message: string,
     readonly details?: unknown,
+    /** The sentence the server sent, when it sent one (an error of ours, or a `detail`). */
+    readonly serverMessage?: string,
   ) {
     super(message);
   }
+}
+
+/**
+ * The server's own message for a failed call, or `fallback` (the product's text for that
+ * failure) when it gave none: never a bare status code.
+ */
+export function failureMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiRequestError && error.serverMessage) return error.serverMessage;
+  if (error instanceof ApiRequestError && error.code === "network") return error.message;
+  return fallback;
 }
 
 export interface RequestOptions {
@@ -45,9 +57,27 @@ export async function apiCall(path: string, options: RequestOptions = {}): Promi
     const parsed = ZApiError.safeParse(payload);
     if (parsed.success) {
       const { code, message, details } = parsed.data.error;
-      throw new ApiRequestError(response.status, code, message, details);
+      // Taken off the allow-list while signed in: every guarded page shows Access Denied at once.
+      const user = sessionStore.get()?.user;
+      if (
+        response.status === 403 &&
+        user &&
+        (details as { reason?: unknown } | undefined)?.reason === NOT_ALLOW_LISTED
+      ) {
+        sessionStore.setUser({ ...user, is_allowed: false });
+      }
+      throw new ApiRequestError(response.status, code, message, details, message);
     }
-    throw new ApiRequestError(response.status, "internal", `The server answered ${response.status}.`);
+    // A proxy or a framework in front may answer `{"detail": "…"}`: that is still its message.
+    const detail = (payload as { detail?: unknown } | null)?.detail;
+    const message = typeof detail === "string" && detail.trim() !== "" ? detail : undefined;
+    throw new ApiRequestError(
+      response.status,
+      "internal",
+      message ?? `The server answered ${response.status}.`,
+      undefined,
+      message,
+    );
   }
   return payload;
 }

@@ -38,6 +38,12 @@ export const sessionStore = {
     else localStorage.removeItem(STORAGE_KEY);
     for (const listener of listeners) listener();
   },
+  /** Updates the signed-in user as the server now sees them (taken off the allow-list, made admin). */
+  setUser(user: SessionUser): void {
+    const session = current;
+    if (!session) return;
+    if (JSON.stringify(session.user) !== JSON.stringify(user)) this.set({ ...session, user });
+  },
   fromTokens(tokens: SessionTokens): StoredSession {
     return {
       accessToken: tokens.access_token,

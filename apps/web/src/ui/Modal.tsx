@@ -11,6 +11,8 @@ export interface ModalProps {
   size?: ModalSize;
   children: ReactNode;
   footer?: ReactNode;
+  /** Cmd/Ctrl+Enter anywhere in the dialog (a form's submit). */
+  onSubmitShortcut?: () => void;
 }
 
 const FOCUSABLE =
@@ -18,9 +20,12 @@ const FOCUSABLE =
 
 /**
  * A modal on the native `<dialog>`: the page behind is inert, Esc and a click on the
- * backdrop close it, Tab cycles inside it, and focus returns where it was on close.
+ * backdrop close it, Tab cycles inside it, and focus returns where it was on close. It
+ * opens with focus on its first field (`data-autofocus`, else the first control of its
+ * body, never the close button), so typing starts at once, and Cmd/Ctrl+Enter submits
+ * from anywhere in it.
  */
-export function Modal({ isOpen, onClose, title, size = "md", children, footer }: ModalProps) {
+export function Modal({ isOpen, onClose, title, size = "md", children, footer, onSubmitShortcut }: ModalProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
 
@@ -30,7 +35,11 @@ export function Modal({ isOpen, onClose, title, size = "md", children, footer }:
     if (isOpen && !element.open) {
       const previous = document.activeElement as HTMLElement | null;
       element.showModal();
-      const first = element.querySelector<HTMLElement>(`[data-autofocus], ${FOCUSABLE}`);
+      const body = element.querySelector<HTMLElement>("[data-modal-body]");
+      const first =
+        element.querySelector<HTMLElement>("[data-autofocus]") ??
+        body?.querySelector<HTMLElement>(FOCUSABLE) ??
+        element.querySelector<HTMLElement>(FOCUSABLE);
       first?.focus();
       return () => previous?.focus?.();
     }
@@ -38,7 +47,12 @@ export function Modal({ isOpen, onClose, title, size = "md", children, footer }:
     return undefined;
   }, [isOpen]);
 
-  const trapFocus = (event: KeyboardEvent<HTMLDialogElement>) => {
+  const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
+    if (event.key === "Enter" && (event.metaKey || event.ctrlKey) && onSubmitShortcut) {
+      event.preventDefault();
+      onSubmitShortcut();
+      return;
+    }
     if (event.key !== "Tab" || !dialog.current) return;
     const focusable = [...dialog.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
     const first = focusable[0];
@@ -65,7 +79,7 @@ export function Modal({ isOpen, onClose, title, size = "md", children, footer }:
       onClick={(event) => {
         if (event.target === dialog.current) onClose();
       }}
-      onKeyDown={trapFocus}
+      onKeyDown={onKeyDown}
     >
       {isOpen ? (
         <div className={styles.panel}>
@@ -75,7 +89,9 @@ export function Modal({ isOpen, onClose, title, size = "md", children, footer }:
               <X size={18} />
             </button>
           </header>
-          <div className={styles.body}>{children}</div>
+          <div className={styles.body} data-modal-body>
+            {children}
+          </div>
           {footer ? <footer className={styles.footer}>{footer}</footer> : null}
         </div>
       ) : null}

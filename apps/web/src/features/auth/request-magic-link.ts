@@ -4,7 +4,11 @@ import { ApiRequestError, apiRequest } from "../../lib/api";
 
 export type MagicLinkOutcome = { kind: "sent" } | { kind: "waitlist" } | { kind: "error"; message: string | null };
 
-/** Asks the server for a sign-in link and sorts the answer into the spec's three outcomes. */
+/**
+ * Asks the server for a sign-in link and sorts the answer into the spec's three outcomes.
+ * An error carries the server's own message, or null: the page and the modal each word
+ * the fallback their own way.
+ */
 export async function requestMagicLink(email: string, redirectTo?: string): Promise<MagicLinkOutcome> {
   try {
     await apiRequest("/api/auth/magic-link", ZMagicLinkResponse, {
@@ -17,6 +21,9 @@ export async function requestMagicLink(email: string, redirectTo?: string): Prom
       track({ name: "waitlist_joined", properties: {} });
       return { kind: "waitlist" };
     }
-    return { kind: "error", message: error instanceof ApiRequestError && error.message ? error.message : null };
+    return {
+      kind: "error",
+      message: error instanceof ApiRequestError && error.serverMessage ? error.serverMessage : null,
+    };
   }
 }

@@ -41,18 +41,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       .catch(() => {});
   }, []);
 
-  // Check the stored session with the server once per page load.
+  // Check the stored session with the server once per page load (and again on every
+  // route change, from `RequireSession`).
   useEffect(() => {
     if (!sessionStore.get()) return;
-    apiRequest("/api/auth/session", ZSessionResponse)
-      .then(({ user }) => {
-        const session = sessionStore.get();
-        if (session) sessionStore.set({ ...session, user });
-      })
-      .catch((error: unknown) => {
-        if (error instanceof ApiRequestError && error.status === 401) sessionStore.set(null);
-      })
-      .finally(() => setIsChecking(false));
+    void recheckSession().finally(() => setIsChecking(false));
   }, []);
 
   const user = stored?.user;
@@ -88,6 +81,20 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const value = useMemo(() => ({ state, signInWithTokens, signOut }), [state, signInWithTokens, signOut]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+/**
+ * Asks the server who is signed in and takes its answer: a revoked session signs out, a
+ * user taken off the allow-list sees Access Denied. A failure to ask changes nothing.
+ */
+export async function recheckSession(): Promise<void> {
+  if (!sessionStore.get()) return;
+  try {
+    const { user } = await apiRequest("/api/auth/session", ZSessionResponse);
+    sessionStore.setUser(user);
+  } catch (error) {
+    if (error instanceof ApiRequestError && error.status === 401) sessionStore.set(null);
+  }
 }
 
 export function useSession(): SessionContextValue {

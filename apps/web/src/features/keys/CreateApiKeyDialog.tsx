@@ -1,7 +1,7 @@
 import { USER_ID_MISSING } from "@epicenter/contracts";
 import { Check, Copy } from "lucide-react";
 import { type FormEvent, useEffect, useState } from "react";
-import { ApiRequestError } from "../../lib/api";
+import { failureMessage } from "../../lib/api";
 import { Button } from "../../ui/Button";
 import { Field } from "../../ui/Field";
 import { Modal } from "../../ui/Modal";
@@ -34,8 +34,9 @@ export function CreateApiKeyDialog({ isOpen, onClose }: { isOpen: boolean; onClo
     onClose();
   };
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const onSubmit = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (name.trim() === "" || create.isPending) return;
     setError(null);
     const userId = state.status === "signed-in" ? state.user.id : "";
     if (!userId) {
@@ -46,10 +47,7 @@ export function CreateApiKeyDialog({ isOpen, onClose }: { isOpen: boolean; onClo
       { name: name.trim(), userId },
       {
         onSuccess: (key) => setCreatedKey(key.key),
-        onError: (failure) =>
-          setError(
-            failure instanceof ApiRequestError && failure.message ? failure.message : "Failed to create API key",
-          ),
+        onError: (failure) => setError(failureMessage(failure, "Failed to create API key")),
       },
     );
   };
@@ -61,7 +59,13 @@ export function CreateApiKeyDialog({ isOpen, onClose }: { isOpen: boolean; onClo
   };
 
   return (
-    <Modal isOpen={isOpen} onClose={close} title={createdKey ? "Your new API key" : "Create API key"} size="md">
+    <Modal
+      isOpen={isOpen}
+      onClose={close}
+      title={createdKey ? "Your new API key" : "Create API key"}
+      size="md"
+      {...(createdKey ? {} : { onSubmitShortcut: () => onSubmit() })}
+    >
       {createdKey ? (
         <div className={styles.created}>
           <p>Copy it now: this is the only time it is shown.</p>

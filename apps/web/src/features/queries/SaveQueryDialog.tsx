@@ -1,4 +1,4 @@
-import { type FormEvent, type KeyboardEvent, useEffect, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { Button } from "../../ui/Button";
 import { Field } from "../../ui/Field";
 import { Modal } from "../../ui/Modal";
@@ -39,16 +39,9 @@ export function SaveQueryDialog({
     event?.preventDefault();
     if (canSave) onSave({ ...values, title: values.title.trim(), description: values.description.trim() });
   };
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === "Enter" && (event.metaKey || event.ctrlKey)) {
-      event.preventDefault();
-      submit();
-    }
-  };
-
   return (
-    <Modal isOpen={isOpen} onClose={onClose} title={heading} size="md">
-      <form className={styles.saveForm} onSubmit={submit} onKeyDown={onKeyDown}>
+    <Modal isOpen={isOpen} onClose={onClose} title={heading} size="md" onSubmitShortcut={submit}>
+      <form className={styles.saveForm} onSubmit={submit}>
         <Field
           label="Title"
           data-autofocus
