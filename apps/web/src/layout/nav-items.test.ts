@@ -47,6 +47,10 @@ describe("chrome", () => {
     expect(hidesSidebar("/queries/0b6f")).toBe(true);
     expect(hidesSidebar("/queries")).toBe(false);
     expect(hidesSidebar("/query/editor")).toBe(true);
+    expect(hidesSidebar("/datasets/polymarket-markets")).toBe(true);
+    expect(hidesSidebar("/dashboards/kalshi-pulse")).toBe(true);
+    expect(hidesSidebar("/datasets")).toBe(false);
+    expect(hidesSidebar("/dashboards")).toBe(false);
   });
 
   it("hides the top bar and bottom navigation on /query/editor only", () => {

@@ -1,4 +1,5 @@
 import { Navigate, NavLink, useParams } from "react-router";
+import { useDocumentTitle } from "../../lib/document-title";
 import { Page } from "../../ui/Page";
 import { PageHeader } from "../../ui/PageHeader";
 import { useSession } from "../auth/session";
@@ -17,6 +18,7 @@ const sections = [
 export function AdminPage() {
   const { state } = useSession();
   const { section = "allow-list" } = useParams();
+  useDocumentTitle(`${sections.find((candidate) => candidate.id === section)?.label ?? "Admin"} — Admin`);
   if (state.status !== "signed-in" || !state.user.is_admin) return <Navigate to="/" replace />;
   const current = sections.find((candidate) => candidate.id === section);
   if (!current) return <Navigate to="/admin" replace />;

@@ -3,12 +3,14 @@ import { LinkIcon } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { ApiRequestError, apiRequest } from "../../lib/api";
+import { useDocumentTitle } from "../../lib/document-title";
 import { LoadingScreen } from "../../ui/LoadingScreen";
 import styles from "./auth.module.css";
 import { useSession } from "./session";
 
 /** Where the magic link lands: trades the token for a session, then goes where the user was going. */
 export function AuthCallbackPage() {
+  useDocumentTitle("Signing in");
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const { signInWithTokens } = useSession();

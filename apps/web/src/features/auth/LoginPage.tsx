@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { Navigate, useLocation } from "react-router";
+import { useDocumentTitle } from "../../lib/document-title";
 import { Button } from "../../ui/Button";
 import { Field } from "../../ui/Field";
 import { Logo } from "../../ui/Logo";
@@ -14,6 +15,7 @@ const FOOTERS: Record<MagicLinkOutcome["kind"], string> = {
 };
 
 export function LoginPage() {
+  useDocumentTitle("Sign in");
   const { state } = useSession();
   const location = useLocation();
   const from = (location.state as { from?: string } | null)?.from;

@@ -3,6 +3,7 @@ import { ArrowLeft, Code2, Database } from "lucide-react";
 import { useMemo } from "react";
 import { useNavigate, useParams } from "react-router";
 import { usePageControls } from "../../layout/page-controls";
+import { useDocumentTitle } from "../../lib/document-title";
 import { Badge } from "../../ui/Badge";
 import { Button } from "../../ui/Button";
 import { EmptyState } from "../../ui/EmptyState";
@@ -21,6 +22,7 @@ export function DatasetPage() {
   const parsed = parseDatasetId(datasetId);
   const namespace = parsed?.namespace ?? "";
   const name = parsed?.table ?? "";
+  useDocumentTitle(parsed ? `${namespace}.${name}` : "Data Catalog");
   const table = useTable(namespace, name);
   const sample = useSample(namespace, name, table.isSuccess);
   const samples = useMemo(() => firstSampleValues(sample.data), [sample.data]);

@@ -4,6 +4,7 @@ import { Database, Upload } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Link } from "react-router";
 import { usePageControls } from "../../layout/page-controls";
+import { useDocumentTitle } from "../../lib/document-title";
 import { Badge } from "../../ui/Badge";
 import { EmptyState } from "../../ui/EmptyState";
 import { Page } from "../../ui/Page";
@@ -16,6 +17,7 @@ import styles from "./catalog.module.css";
 import { datasetId, formatRowsAndColumns, matchesSearch } from "./catalog-model";
 
 export function DatasetsPage() {
+  useDocumentTitle("Data Catalog");
   const [search, setSearch] = useState("");
   const tables = useTables(false);
   const withStats = useTables(true);

@@ -9,6 +9,7 @@ import { ArrowLeft, Clock, LayoutDashboard, RefreshCw } from "lucide-react";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useNavigate, useParams } from "react-router";
 import { usePageControls } from "../../layout/page-controls";
+import { useDocumentTitle } from "../../lib/document-title";
 import { formatRelative } from "../../lib/time";
 import { Badge } from "../../ui/Badge";
 import { Button } from "../../ui/Button";
@@ -24,6 +25,7 @@ export function DashboardPage() {
   const { dashboardId = "" } = useParams();
   const navigate = useNavigate();
   const dashboard = useDashboard(dashboardId);
+  useDocumentTitle(dashboard.data?.title ?? "Dashboards");
 
   if (dashboard.isPending) return <LoadingScreen message="Loading dashboard…" />;
   if (dashboard.isError) {

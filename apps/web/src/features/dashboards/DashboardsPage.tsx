@@ -4,6 +4,7 @@ import { ArrowRight, Clock, LayoutDashboard, Plus } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Link } from "react-router";
 import { usePageControls } from "../../layout/page-controls";
+import { useDocumentTitle } from "../../lib/document-title";
 import { Badge } from "../../ui/Badge";
 import { Button } from "../../ui/Button";
 import { EmptyState } from "../../ui/EmptyState";
@@ -16,6 +17,7 @@ import { matchesDashboard } from "./dashboard-model";
 import styles from "./dashboards.module.css";
 
 export function DashboardsPage() {
+  useDocumentTitle("Dashboards");
   const [search, setSearch] = useState("");
   const dashboards = useDashboards();
   const controls = useMemo(

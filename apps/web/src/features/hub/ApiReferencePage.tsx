@@ -7,6 +7,7 @@
 import { ArrowLeft, Play } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Link } from "react-router";
+import { useDocumentTitle } from "../../lib/document-title";
 import { sessionStore } from "../../lib/session-store";
 import { Button } from "../../ui/Button";
 import { CodeBlock } from "../../ui/CodeBlock";
@@ -32,6 +33,7 @@ interface Operation {
 }
 
 export function ApiReferencePage() {
+  useDocumentTitle("API reference");
   const openApi = useOpenApi();
   const [search, setSearch] = useState("");
   const groups = useMemo(() => {

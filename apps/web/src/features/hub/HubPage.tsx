@@ -6,6 +6,7 @@ import { Activity, BookOpen, KeyRound, LifeBuoy, type LucideIcon, ScrollText } f
 import { type ComponentType, useMemo } from "react";
 import { Link, Navigate, NavLink, useParams } from "react-router";
 import { usePageControls } from "../../layout/page-controls";
+import { useDocumentTitle } from "../../lib/document-title";
 import { Badge } from "../../ui/Badge";
 import { Page } from "../../ui/Page";
 import { PageHeader } from "../../ui/PageHeader";
@@ -92,6 +93,7 @@ function SectionTabs({ current, isCompact = false }: { current: string; isCompac
 export function HubPage() {
   const { section } = useParams();
   const current = SECTIONS.find((candidate) => candidate.id === section);
+  useDocumentTitle(current ? `${current.title} — Hub` : "Hub");
   const controls = useMemo(() => (current ? <SectionTabs current={current.id} isCompact /> : null), [current]);
   usePageControls(controls);
 

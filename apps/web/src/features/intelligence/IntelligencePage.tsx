@@ -6,6 +6,7 @@
 import type { AssistantMode } from "@epicenter/contracts";
 import { ArrowUp, Database, LineChart, RotateCcw, Sparkles, Square } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
+import { useDocumentTitle } from "../../lib/document-title";
 import { Button } from "../../ui/Button";
 import { useSeismoConfigured } from "./api";
 import { ExamplePrompts } from "./components/ExamplePrompts";
@@ -20,6 +21,7 @@ const MODES: Array<{ value: AssistantMode; label: string; hint: string; icon: ty
 ];
 
 export function IntelligencePage() {
+  useDocumentTitle("Seismo");
   const isConfigured = useSeismoConfigured();
   const { turns, ask, stop, reset, isStreaming, isUnavailable } = useConversation();
   const [mode, setMode] = useState<AssistantMode>("query_writer");

@@ -3,6 +3,7 @@ import { Clock, GitFork, Pencil, Play, Plus, Search, Timer, Trash2 } from "lucid
 import { useMemo, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { usePageControls } from "../../layout/page-controls";
+import { useDocumentTitle } from "../../lib/document-title";
 import { formatRelative } from "../../lib/time";
 import { Button } from "../../ui/Button";
 import { Page } from "../../ui/Page";
@@ -16,6 +17,7 @@ const number = new Intl.NumberFormat();
 
 /** The saved-query gallery: examples, public queries and the user's own. */
 export function QueriesPage() {
+  useDocumentTitle("Queries");
   const navigate = useNavigate();
   const queries = useSavedQueries();
   const stats = useQueryStats();
@@ -96,7 +98,7 @@ export function QueriesPage() {
         </div>
       ) : queries.isError ? (
         <div className={styles.state}>The queries could not be loaded: {queries.error.message}</div>
-      ) : (queries.data.queries.length ?? 0) === 0 ? (
+      ) : visible.length === 0 && search.trim() === "" ? (
         <div className={styles.empty}>
           <h2>No queries yet</h2>
           <Button variant="accent" icon={<Plus size={16} />} onClick={() => navigate("/queries/new")}>
@@ -168,7 +170,7 @@ export function QueriesPage() {
               </article>
             );
           })}
-          {visible.length === 0 ? <div className={styles.state}>No query matches “{search}”.</div> : null}
+          {visible.length === 0 ? <div className={styles.state}>No query matches “{search.trim()}”.</div> : null}
         </div>
       )}
 
