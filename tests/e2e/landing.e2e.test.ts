@@ -91,6 +91,11 @@ describe("the landing page", () => {
         }),
       );
       expect(values.sources).toBe("2");
+      // The landing's own figures are the same live ones, never a fixed claim.
+      expect(await page.getByTestId("highlight-archive-start").getAttribute("data-value")).toBe(values.archiveStart);
+      expect(await page.getByTestId("highlight-sources").getAttribute("data-value")).toBe("2");
+      expect(Number(await page.getByTestId("highlight-markets").getAttribute("data-value"))).toBeGreaterThan(0);
+      expect(await page.locator("main").textContent()).not.toContain("Oct 6 2025");
       const status = (await (
         await fetch(`${baseUrl}/api/sync/status`, { headers: { authorization: `Bearer ${token}` } })
       ).json()) as { sources: Record<string, { last_sync: string | null }> };

@@ -55,7 +55,7 @@ export function AllowListSection() {
         columns={[
           { header: "E-mail", cell: (entry) => entry.email },
           { header: "Role", cell: (entry) => (entry.is_admin ? "Admin" : "User") },
-          { header: "Added by", cell: (entry) => entry.added_by ?? "—" },
+          { header: "Added by", cell: (entry) => addedBy(entry.added_by) },
           {
             header: "Added",
             cell: (entry) => <span title={formatDateTime(entry.created_at)}>{formatRelative(entry.created_at)}</span>,
@@ -128,4 +128,11 @@ export function WaitlistSection() {
       />
     </section>
   );
+}
+
+/** Who put an address on the allow-list, as a person would say it. */
+function addedBy(source: string | null): string {
+  if (source === "ALLOWED_EMAILS") return "Server settings (ALLOWED_EMAILS)";
+  if (source === "cli") return "Command line (npm run admin)";
+  return source ?? "—";
 }

@@ -193,7 +193,7 @@ export function DocsSection() {
                 Open is <code>status = 'active'</code>; settled markets move through determined, settled and finalized.
               </li>
               <li>
-                <ZeroVolumeShare /> of Kalshi markets in the archive have zero volume: filter on{" "}
+                <ZeroVolumeShare /> of Kalshi markets in this archive have zero volume: filter on{" "}
                 <code>volume &gt; 0</code> when you mean traded markets.
               </li>
             </ul>

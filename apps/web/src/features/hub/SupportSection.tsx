@@ -1,11 +1,13 @@
 /**
  * Support (SPEC §2 hub support): e-mail support, the community link and an FAQ. The
- * address and link come from the server's configuration (SUPPORT_EMAIL, COMMUNITY_URL);
- * when they are not set the page says so instead of inventing one.
+ * address and link come from the server's configuration (SUPPORT_EMAIL, COMMUNITY_URL).
+ * A card whose contact is not configured is left out for users, never invented; an
+ * admin sees instead which setting would fill it.
  */
 import { Mail, MessagesSquare } from "lucide-react";
 import { Link } from "react-router";
 import { Spinner } from "../../ui/Spinner";
+import { useCurrentUser } from "../auth/session";
 import { useClientConfig } from "./api";
 import hubStyles from "./hub.module.css";
 import sectionStyles from "./support.module.css";
@@ -53,39 +55,60 @@ const FAQ: ReadonlyArray<{ question: string; answer: string }> = [
 
 export function SupportSection() {
   const config = useClientConfig();
+  const isAdmin = useCurrentUser().is_admin;
   const support = config.data?.support;
+  const hasEmail = Boolean(support?.email);
+  const hasCommunity = Boolean(support?.community_url);
+  const showEmail = config.isPending || hasEmail || isAdmin;
+  const showCommunity = config.isPending || hasCommunity || isAdmin;
   return (
     <div className={styles.stack}>
-      <div className={styles.supportGrid}>
-        <article className={styles.supportCard} data-testid="support-email">
-          <Mail size={20} />
-          <h2>E-mail support</h2>
-          <p className={styles.muted}>We answer 24/7. Include the query or the page you were on.</p>
-          {config.isPending ? (
-            <Spinner />
-          ) : support?.email ? (
-            <a href={`mailto:${support.email}`} className={styles.link}>
-              {support.email}
-            </a>
-          ) : (
-            <p className={styles.notConfigured}>No support address is configured on this server (SUPPORT_EMAIL).</p>
-          )}
-        </article>
-        <article className={styles.supportCard} data-testid="support-community">
-          <MessagesSquare size={20} />
-          <h2>Community</h2>
-          <p className={styles.muted}>Share queries, ask other users and hear about changes first on our Discord.</p>
-          {config.isPending ? (
-            <Spinner />
-          ) : support?.community_url ? (
-            <a href={support.community_url} className={styles.link} target="_blank" rel="noreferrer">
-              Join the community
-            </a>
-          ) : (
-            <p className={styles.notConfigured}>No community link is configured on this server (COMMUNITY_URL).</p>
-          )}
-        </article>
-      </div>
+      {showEmail || showCommunity ? (
+        <div className={styles.supportGrid}>
+          {showEmail ? (
+            <article className={styles.supportCard} data-testid="support-email">
+              <Mail size={20} />
+              <h2>E-mail support</h2>
+              {config.isPending ? (
+                <Spinner />
+              ) : support?.email ? (
+                <>
+                  <p className={styles.muted}>We answer 24/7. Include the query or the page you were on.</p>
+                  <a href={`mailto:${support.email}`} className={styles.link}>
+                    {support.email}
+                  </a>
+                </>
+              ) : (
+                <p className={styles.notConfigured}>
+                  Only you see this: set SUPPORT_EMAIL on the server to show users a support address here.
+                </p>
+              )}
+            </article>
+          ) : null}
+          {showCommunity ? (
+            <article className={styles.supportCard} data-testid="support-community">
+              <MessagesSquare size={20} />
+              <h2>Community</h2>
+              {config.isPending ? (
+                <Spinner />
+              ) : support?.community_url ? (
+                <>
+                  <p className={styles.muted}>
+                    Share queries, ask other users and hear about changes first on our Discord.
+                  </p>
+                  <a href={support.community_url} className={styles.link} target="_blank" rel="noreferrer">
+                    Join the community
+                  </a>
+                </>
+              ) : (
+                <p className={styles.notConfigured}>
+                  Only you see this: set COMMUNITY_URL on the server to show users a community link here.
+                </p>
+              )}
+            </article>
+          ) : null}
+        </div>
+      ) : null}
       <section className={styles.faq} aria-label="FAQ">
         <h2>FAQ</h2>
         {FAQ.map((entry) => (

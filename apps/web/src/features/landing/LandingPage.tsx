@@ -1,7 +1,10 @@
 import { ArrowRight, BookOpen, Code2, Database } from "lucide-react";
 import { useState } from "react";
 import { useNavigate } from "react-router";
+import { useDocumentTitle } from "../../lib/document-title";
 import { Button } from "../../ui/Button";
+import { formatCount, formatDate, formatDuration } from "../../ui/format";
+import { usePlatformStats } from "../hub/api";
 import styles from "./LandingPage.module.css";
 import { AboutModal, PricingModal, UseCasesModal } from "./landing-modals";
 
@@ -15,14 +18,58 @@ WHERE NOT closed
 ORDER BY volume24hr DESC
 LIMIT 10`;
 
-const highlights = [
-  { value: "2", label: "venues, Polymarket and Kalshi" },
-  { value: "~10 min", label: "between snapshots" },
-  { value: "SQL", label: "ClickHouse dialect" },
-  { value: "∞", label: "retention, since Oct 6 2025" },
-];
+/**
+ * The figures under the hero, from the same live source as About (`GET /api/stats`), so
+ * the two never disagree; a figure not yet known shows a dash rather than a claim.
+ */
+function LiveHighlights() {
+  const stats = usePlatformStats();
+  const data = stats.isSuccess ? stats.data : undefined;
+  const highlights = [
+    {
+      id: "markets",
+      value: data ? formatCount(data.markets_tracked) : "—",
+      label: "markets tracked in this archive",
+      raw: data?.markets_tracked,
+    },
+    {
+      id: "freshness",
+      value: data ? (data.freshness_seconds === null ? "none yet" : formatDuration(data.freshness_seconds)) : "—",
+      label: "since the last snapshot",
+      raw: data?.freshness_seconds ?? undefined,
+    },
+    {
+      id: "sources",
+      value: data ? String(data.sources) : "—",
+      label: "venues, Polymarket and Kalshi",
+      raw: data?.sources,
+    },
+    {
+      id: "archive-start",
+      value: data?.archive_start ? formatDate(data.archive_start) : "—",
+      label: "archive start, kept without limit",
+      raw: data?.archive_start ?? undefined,
+    },
+  ];
+  return (
+    <section className={styles.highlights} aria-label="Live figures" aria-busy={stats.isPending}>
+      {highlights.map((highlight) => (
+        <div
+          key={highlight.id}
+          className={styles.highlight}
+          data-testid={`highlight-${highlight.id}`}
+          data-value={highlight.raw ?? ""}
+        >
+          <strong>{highlight.value}</strong>
+          <span>{highlight.label}</span>
+        </div>
+      ))}
+    </section>
+  );
+}
 
 export function LandingPage() {
+  useDocumentTitle(undefined);
   const navigate = useNavigate();
   const [modal, setModal] = useState<LandingModal>(null);
   const close = () => setModal(null);
@@ -79,14 +126,7 @@ export function LandingPage() {
         </button>
       </section>
 
-      <section className={styles.highlights}>
-        {highlights.map((highlight) => (
-          <div key={highlight.label} className={styles.highlight}>
-            <strong>{highlight.value}</strong>
-            <span>{highlight.label}</span>
-          </div>
-        ))}
-      </section>
+      <LiveHighlights />
 
       <AboutModal isOpen={modal === "about"} onClose={close} />
       <UseCasesModal isOpen={modal === "use-cases"} onClose={close} />

@@ -1,5 +1,10 @@
-/** What the page says when the server has no model configured: plainly, and how to fix it. */
+/**
+ * What the page says when the server has no model configured: to an admin, plainly and
+ * how to fix it; to everyone else, only that the assistant is not enabled here (the
+ * server's settings are not theirs to change).
+ */
 import { Settings2 } from "lucide-react";
+import { useCurrentUser } from "../../auth/session";
 import styles from "../intelligence.module.css";
 
 const OLLAMA = `SEISMO_BASE_URL=http://localhost:11434/v1
@@ -10,6 +15,20 @@ SEISMO_API_KEY=sk-…
 SEISMO_MODEL=gpt-4.1-mini`;
 
 export function SetupNotice({ message }: { message?: string | null }) {
+  const user = useCurrentUser();
+  if (!user.is_admin) {
+    return (
+      <section className={styles.setup} aria-labelledby="seismo-setup">
+        <div className={styles.setupIcon}>
+          <Settings2 size={20} />
+        </div>
+        <div className={styles.setupText}>
+          <h2 id="seismo-setup">The assistant is not enabled on this server</h2>
+          <p>Write SQL in the Queries editor meanwhile; the data catalog lists every table and column.</p>
+        </div>
+      </section>
+    );
+  }
   return (
     <section className={styles.setup} aria-labelledby="seismo-setup">
       <div className={styles.setupIcon}>
