@@ -110,7 +110,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   };
   postQuery(app, queries);
   postExport(app, queries);
-  getSqlDialect(app, { warehouse: deps.warehouse });
+  getSqlDialect(app, { warehouse: deps.warehouse, sandbox: deps.sandbox });
   savedQueryRoutes(app, { db, queryRuns: deps.queryRuns, clock: deps.clock, logger: deps.logger });
   catalogRoutes(app, { warehouse: deps.warehouse, sandbox: deps.sandbox });
   getSyncStatusRoutes(app, { warehouse: deps.warehouse, syncState: deps.syncState });

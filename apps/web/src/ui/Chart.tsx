@@ -1,8 +1,9 @@
 /**
  * A chart drawn from query rows, over recharts, in the product's dark theme. It takes the
  * same plain value a saved query or dashboard tile stores (`type`, `x`, `y[]`) plus how to
- * read each column. With two series of different units the second gets its own axis on
- * the right, so a USDC volume and a market count can share one chart honestly.
+ * read each column. A series in another unit than the first, or orders of magnitude apart
+ * from it, gets the axis on the right (`chart-model.ts`), so a USDC volume and a market
+ * count share one chart honestly.
  */
 import {
   Area,
@@ -17,6 +18,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
+import { rightAxisSeries } from "./chart-model";
 import { formatValue, toNumber, type ValueKind } from "./format";
 
 export type ChartType = "line" | "bar" | "area" | "scatter";
@@ -29,6 +31,10 @@ export interface ChartProps {
   formats?: Readonly<Record<string, ValueKind>>;
   /** Pixels, or a percentage of a parent that has a height of its own. */
   height?: number | `${number}%`;
+  /** How a series is named in the legend and tooltip; its column name when not given. */
+  labelOf?: (column: string) => string;
+  /** Show the legend even for one series. */
+  hasLegend?: boolean;
 }
 
 const SERIES_COLORS = ["#ff6a3d", "#5aa9ff", "#3ecf8e", "#f5b942", "#b48cff", "#ff7eb6", "#7dd3fc", "#a3e635"];
@@ -40,16 +46,30 @@ export function seriesLabel(column: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-export function Chart({ type, rows, x, y, formats = {}, height = 260 }: ChartProps) {
+export function Chart({
+  type,
+  rows,
+  x,
+  y,
+  formats = {},
+  height = 260,
+  labelOf = (column) => column,
+  hasLegend = false,
+}: ChartProps) {
   const data = rows.map((row) => {
     const point: Record<string, unknown> = { [x]: row[x] };
     for (const column of y) point[column] = toNumber(row[column]);
     return point;
   });
-  const hasRightAxis = y.length === 2 && formats[y[0] as string] !== formats[y[1] as string];
-  const axisOf = (index: number) => (hasRightAxis && index === 1 ? "right" : "left");
+  const right = rightAxisSeries(y, data, formats);
+  const hasRightAxis = right.size > 0;
+  const rightColumn = y.find((column) => right.has(column));
+  const axisOf = (index: number) => (right.has(y[index] as string) ? "right" : "left");
+  // Axis ticks are short: a plain number of any size reads as 1.5M, not 1500000.
   const tick = (column: string | undefined) => (value: unknown) =>
-    formatValue(value, column ? formats[column] : undefined, { isCompact: true });
+    formatValue(value, (column ? formats[column] : undefined) ?? (typeof value === "number" ? "count" : undefined), {
+      isCompact: true,
+    });
 
   return (
     <ResponsiveContainer width="100%" height={height}>
@@ -58,7 +78,7 @@ export function Chart({ type, rows, x, y, formats = {}, height = 260 }: ChartPro
         <XAxis dataKey={x} {...AXIS} tickFormatter={tick(x)} minTickGap={16} />
         <YAxis yAxisId="left" {...AXIS} width={56} tickFormatter={tick(y[0])} />
         {hasRightAxis ? (
-          <YAxis yAxisId="right" orientation="right" {...AXIS} width={48} tickFormatter={tick(y[1])} />
+          <YAxis yAxisId="right" orientation="right" {...AXIS} width={56} tickFormatter={tick(rightColumn)} />
         ) : null}
         <Tooltip
           cursor={{ fill: "rgb(255 255 255 / 0.04)", stroke: "#2e3540" }}
@@ -71,14 +91,16 @@ export function Chart({ type, rows, x, y, formats = {}, height = 260 }: ChartPro
           }}
           labelStyle={{ color: "#9aa3b2", marginBottom: 4 }}
           labelFormatter={(label) => formatValue(label, formats[x])}
-          formatter={(value, name) => [formatValue(value, formats[String(name)]), seriesLabel(String(name))]}
+          formatter={(value, name) => [formatValue(value, formats[String(name)]), labelOf(String(name))]}
         />
-        {y.length > 1 ? (
+        {y.length > 1 || hasLegend ? (
           <Legend
             iconType="circle"
             iconSize={8}
             wrapperStyle={{ fontSize: 12, color: "#9aa3b2" }}
-            formatter={(value) => seriesLabel(String(value))}
+            formatter={(value) =>
+              `${labelOf(String(value))}${hasRightAxis ? (right.has(String(value)) ? " (right)" : " (left)") : ""}`
+            }
           />
         ) : null}
         {y.map((column, index) => {

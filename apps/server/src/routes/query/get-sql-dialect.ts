@@ -1,11 +1,18 @@
 import { endpoints, type SqlDialect } from "@epicenter/contracts";
-import type { Warehouse } from "@epicenter/warehouse";
+import type { Sandbox, Warehouse } from "@epicenter/warehouse";
 import type { Hono } from "hono";
 import type { AppEnv } from "../../http/env";
 import { mount } from "../../http/mount";
 
-/** The engine's own vocabulary, read once per process: it changes only with the engine. */
-export function getSqlDialect(app: Hono<AppEnv>, deps: { warehouse: Warehouse }): void {
+/**
+ * The engine's own vocabulary, read once per process: it changes only with the engine.
+ * Functions keep the engine's spelling (they are case-sensitive) and leave out what the
+ * sandbox refuses, so the editor never offers a function a query cannot use.
+ */
+export function getSqlDialect(
+  app: Hono<AppEnv>,
+  deps: { warehouse: Warehouse; sandbox: Pick<Sandbox, "policy"> },
+): void {
   let dialect: Promise<SqlDialect> | undefined;
   const load = async (): Promise<SqlDialect> => {
     const [keywords, functions, types] = await Promise.all([
@@ -15,7 +22,12 @@ export function getSqlDialect(app: Hono<AppEnv>, deps: { warehouse: Warehouse })
     ]);
     return {
       keywords: keywords.map((row) => row.keyword),
-      functions: functions.map((row) => row.name).filter((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)),
+      functions: functions
+        .map((row) => row.name)
+        .filter(
+          (name) =>
+            /^[A-Za-z][A-Za-z0-9_]*$/.test(name) && !deps.sandbox.policy.deniedFunctions.has(name.toLowerCase()),
+        ),
       types: types.map((row) => row.name),
     };
   };

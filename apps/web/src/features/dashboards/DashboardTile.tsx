@@ -7,6 +7,7 @@ import type { DashboardTile, TileResult } from "@epicenter/contracts";
 import { AlertTriangle, SquareArrowOutUpRight } from "lucide-react";
 import { Link } from "react-router";
 import { Chart, seriesLabel } from "../../ui/Chart";
+import { isLastBucketPartial, timeOf } from "../../ui/chart-model";
 import { editorUrl } from "../../ui/editor-link";
 import { formatValue } from "../../ui/format";
 import { Spinner } from "../../ui/Spinner";
@@ -84,19 +85,32 @@ function TileView({ tile, result }: { tile: DashboardTile; result: TileResult })
           {formatValue(result.data[0]?.[view.column], tile.formats[view.column])}
         </p>
       );
-    case "chart":
+    case "chart": {
+      // The hour or day still running holds part of its trades: it is left out, and said so.
+      const isPartial = isLastBucketPartial(
+        result.data.map((row) => row[view.x]),
+        Date.now(),
+      );
+      const rows = isPartial ? result.data.slice(0, -1) : result.data;
       return (
         <div className={styles.chart}>
           <Chart
             type={view.type}
-            rows={result.data}
+            rows={rows}
             x={view.x}
             y={view.y}
             formats={tile.formats}
             height={tile.size === "lg" ? 280 : 240}
+            labelOf={seriesLabel}
           />
+          {isPartial ? (
+            <p className={styles.partialNote} data-testid="partial-bucket-note">
+              The current {bucketName(result.data.map((row) => row[view.x]))} is left out until it ends.
+            </p>
+          ) : null}
         </div>
       );
+    }
     case "table":
       return (
         <div className={styles.tableWrap}>
@@ -130,6 +144,12 @@ function TileView({ tile, result }: { tile: DashboardTile; result: TileResult })
       throw new Error(`unknown tile view ${JSON.stringify(unknown)}`);
     }
   }
+}
+
+/** "hour" or "day", from the step between the last two points. */
+function bucketName(xs: readonly unknown[]): string {
+  const step = (timeOf(xs.at(-1)) ?? 0) - (timeOf(xs.at(-2)) ?? 0);
+  return step >= 86_400_000 ? "day" : step >= 3_600_000 ? "hour" : "bucket";
 }
 
 function isNumeric(tile: DashboardTile, column: string): boolean {

@@ -12,8 +12,9 @@ import {
 } from "@epicenter/contracts";
 import { ArrowLeft, BarChart3, Download, GitFork, Play, Save, Square, Table2 } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { Link, useNavigate, useParams, useSearchParams } from "react-router";
+import { Link, useBlocker, useNavigate, useParams, useSearchParams } from "react-router";
 import { ApiRequestError } from "../../../lib/api";
+import { useDocumentTitle } from "../../../lib/document-title";
 import { Button } from "../../../ui/Button";
 import { LoadingScreen } from "../../../ui/LoadingScreen";
 import { Spinner } from "../../../ui/Spinner";
@@ -28,10 +29,11 @@ import {
   useUpdateSavedQuery,
 } from "../api";
 import { SaveQueryDialog, type SaveQueryValues } from "../SaveQueryDialog";
+import { clearDraft, readDraft, writeDraft } from "./drafts";
 import styles from "./editor.module.css";
 import { defaultChart, ResultChart } from "./ResultChart";
 import { ResultsGrid } from "./ResultsGrid";
-import { type ErrorPosition, focusPosition, SqlEditor } from "./SqlEditor";
+import { type ErrorPosition, focusPosition, SqlEditor, selectedSql } from "./SqlEditor";
 
 export const DEFAULT_SQL = `SELECT question, yes_probability, volume24hr
 FROM polymarket.markets_latest FINAL
@@ -51,6 +53,7 @@ export function QueryEditorPage() {
   const { queryId } = useParams();
   const isNew = !queryId || queryId === "new";
   const saved = useSavedQuery(isNew ? undefined : queryId);
+  useDocumentTitle(isNew ? "New query" : saved.data?.title);
   if (!isNew && saved.isPending) return <LoadingScreen message="Loading query..." />;
   if (!isNew && saved.isError) {
     return (
@@ -73,8 +76,15 @@ function Editor({
 }) {
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const [sql, setSql] = useState(() => saved?.sql ?? params.get("sql") ?? DEFAULT_SQL);
-  const [title, setTitle] = useState(() => saved?.title ?? params.get("title") ?? "Untitled query");
+  // What the editor opened with: the saved query, the URL's prefill or the template.
+  const [baseline, setBaseline] = useState(() => ({
+    sql: saved?.sql ?? params.get("sql") ?? DEFAULT_SQL,
+    title: saved?.title ?? params.get("title") ?? "Untitled query",
+  }));
+  // A draft left by a reload or a closed tab comes back, unless the URL asks for something else.
+  const [draft] = useState(() => (params.get("sql") ? undefined : readDraft(savedId)));
+  const [sql, setSql] = useState(() => draft?.sql ?? baseline.sql);
+  const [title, setTitle] = useState(() => draft?.title ?? baseline.title);
   const [limit, setLimit] = useState(1_000);
   const [run, setRun] = useState<RunState>({ status: "idle" });
   const [view, setView] = useState<"table" | "chart">("table");
@@ -93,6 +103,33 @@ function Editor({
   const isOwner = saved?.is_owner ?? false;
 
   useEffect(() => () => controller.current?.abort(), []);
+
+  // Unsaved work: kept as a draft as it is typed, and leaving asks first.
+  const isDirty = sql !== baseline.sql || title !== baseline.title;
+  useEffect(() => {
+    if (isDirty) writeDraft(savedId, { sql, title });
+    else clearDraft(savedId);
+  }, [isDirty, savedId, sql, title]);
+  useEffect(() => {
+    if (!isDirty) return;
+    const onBeforeUnload = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener("beforeunload", onBeforeUnload);
+    return () => window.removeEventListener("beforeunload", onBeforeUnload);
+  }, [isDirty]);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => isDirty && currentLocation.pathname !== nextLocation.pathname,
+  );
+  useEffect(() => {
+    if (blocker.state !== "blocked") return;
+    if (window.confirm("Leave this query? Your unsaved changes will be lost.")) {
+      clearDraft(savedId);
+      blocker.proceed();
+    } else blocker.reset();
+  }, [blocker, savedId]);
+  const markSaved = (values: { sql: string; title: string }) => {
+    setBaseline(values);
+    clearDraft(savedId);
+  };
   useEffect(() => {
     if (run.status !== "running") return;
     const timer = setInterval(() => setElapsed(performance.now() - run.startedAt), 100);
@@ -110,7 +147,9 @@ function Editor({
     controller.current = abort;
     setRun({ status: "running", startedAt: performance.now() });
     setElapsed(0);
-    runSql({ query: sql, limit, queryId: savedId ?? undefined }, abort.signal)
+    // With text selected, Run runs the selection.
+    const statement = selectedSql(editorRoot.current) ?? sql;
+    runSql({ query: statement, limit, queryId: savedId ?? undefined }, abort.signal)
       .then((response) => {
         setRun({ status: "done", response });
         // Keep the chart the user chose while its columns are still in the result.
@@ -145,7 +184,15 @@ function Editor({
       setDialog("save");
       return;
     }
-    update.mutate({ id: savedId, sql, title, chart }, { onSuccess: () => setNotice("Saved") });
+    update.mutate(
+      { id: savedId, sql, title, chart },
+      {
+        onSuccess: () => {
+          markSaved({ sql, title });
+          setNotice("Saved");
+        },
+      },
+    );
   };
 
   const onDialogSave = (values: SaveQueryValues) => {
@@ -162,6 +209,7 @@ function Editor({
         {
           onSuccess: () => {
             setTitle(values.title);
+            markSaved({ sql, title: values.title });
             setDialog(null);
             setNotice("Saved");
           },
@@ -173,6 +221,8 @@ function Editor({
       { sql, chart, title: values.title, description: values.description || null, is_public: values.isPublic },
       {
         onSuccess: (created) => {
+          // Saved under a new id: nothing is left unsaved here.
+          markSaved({ sql, title });
           setDialog(null);
           void navigate(`/queries/${created.id}`, { replace: savedId === null });
         },
@@ -314,8 +364,10 @@ function Editor({
                   ))}
                 </select>
               </label>
-              <div className={styles.downloads}>
+              <fieldset className={styles.downloads}>
+                <legend className="visually-hidden">Download all rows, up to 1,000,000</legend>
                 <Download size={14} />
+                <span className={styles.downloadsCaption}>All rows, up to 1,000,000:</span>
                 {(["csv", "json", "parquet"] as const).map((format) => (
                   <button
                     key={format}
@@ -328,7 +380,7 @@ function Editor({
                     {format.toUpperCase()}
                   </button>
                 ))}
-              </div>
+              </fieldset>
             </div>
           </div>
 

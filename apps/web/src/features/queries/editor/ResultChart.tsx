@@ -24,6 +24,8 @@ export function defaultChart(columns: readonly QueryColumn[]): ChartSpec | null 
   };
 }
 
+const MAX_POINTS = 5_000;
+
 export function ResultChart({
   columns,
   rows,
@@ -37,7 +39,7 @@ export function ResultChart({
 }) {
   const numericColumns = columns.filter((column) => isNumericType(column.type));
   // A chart of more points than pixels shows nothing more and renders slowly.
-  const points = useMemo(() => rows.slice(0, 5_000), [rows]);
+  const points = useMemo(() => rows.slice(0, MAX_POINTS), [rows]);
 
   if (!spec) {
     return <div className={styles.chartEmpty}>A chart needs at least one numeric column in the result.</div>;
@@ -89,8 +91,13 @@ export function ResultChart({
           ))}
         </fieldset>
       </div>
+      {rows.length > MAX_POINTS ? (
+        <p className={styles.chartNote} role="status">
+          Plotting the first {MAX_POINTS.toLocaleString("en-US")} of {rows.length.toLocaleString("en-US")} rows.
+        </p>
+      ) : null}
       <div className={styles.chartCanvas} data-testid="result-chart">
-        <Chart type={spec.type} rows={points} x={spec.x} y={spec.y} height="100%" />
+        <Chart type={spec.type} rows={points} x={spec.x} y={spec.y} height="100%" hasLegend />
       </div>
     </div>
   );

@@ -1,12 +1,13 @@
 /**
  * The SQL editor: CodeMirror 6 speaking the engine's own dialect (keywords, functions and
  * types read from the engine), completing databases, tables and columns from the catalog,
- * Mod-Enter to run, Mod-S to save, and the engine's error position underlined in place.
+ * Mod-Enter to run (the selection, when there is one), Mod-S to save, and the engine's
+ * error position underlined in place.
  */
 import { acceptCompletion } from "@codemirror/autocomplete";
 import { indentWithTab } from "@codemirror/commands";
-import { type SQLConfig, SQLDialect, sql } from "@codemirror/lang-sql";
-import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
+import { keywordCompletionSource, type SQLConfig, SQLDialect, schemaCompletionSource } from "@codemirror/lang-sql";
+import { HighlightStyle, LanguageSupport, syntaxHighlighting } from "@codemirror/language";
 import { type Diagnostic, lintGutter, setDiagnostics } from "@codemirror/lint";
 import { Prec } from "@codemirror/state";
 import { EditorView, keymap } from "@codemirror/view";
@@ -14,6 +15,7 @@ import type { SqlDialect, Table } from "@epicenter/contracts";
 import { tags } from "@lezer/highlight";
 import CodeMirror, { type ReactCodeMirrorRef } from "@uiw/react-codemirror";
 import { useEffect, useMemo, useRef } from "react";
+import { fromClauseColumnCompletions, functionCompletions } from "./sql-completion";
 
 export interface ErrorPosition {
   line: number;
@@ -63,14 +65,14 @@ const highlight = HighlightStyle.define([
   { tag: tags.special(tags.name), color: "#e8eaee" },
 ]);
 
-function dialectOf(vocabulary: SqlDialect | undefined): SQLDialect {
+function dialectOf(vocabulary: SqlDialect | undefined, options: { withFunctions: boolean }): SQLDialect {
   return SQLDialect.define({
     keywords: (
       vocabulary?.keywords ?? ["select", "from", "where", "group", "by", "order", "limit", "with", "as", "final"]
     )
       .map((keyword) => keyword.toLowerCase())
       .join(" "),
-    builtin: (vocabulary?.functions ?? []).join(" "),
+    builtin: options.withFunctions ? (vocabulary?.functions ?? []).join(" ") : "",
     types: (vocabulary?.types ?? []).map((type) => type.toLowerCase()).join(" "),
     identifierQuotes: '`"',
     backslashEscapes: true,
@@ -78,6 +80,22 @@ function dialectOf(vocabulary: SqlDialect | undefined): SQLDialect {
     doubleDollarQuotedStrings: true,
     caseInsensitiveIdentifiers: false,
   });
+}
+
+/**
+ * lang-sql's SQL support, put together by hand: its keyword completion upper-cases every
+ * word it offers, functions included, so it gets a dialect without the functions, and the
+ * functions come from their own source, spelled as the engine spells them.
+ */
+function sqlLanguage(vocabulary: SqlDialect | undefined, tables: readonly Table[]): LanguageSupport {
+  const dialect = dialectOf(vocabulary, { withFunctions: true });
+  const data = dialect.language.data;
+  return new LanguageSupport(dialect.language, [
+    data.of({ autocomplete: schemaCompletionSource({ dialect, schema: schemaOf(tables) }) }),
+    data.of({ autocomplete: keywordCompletionSource(dialectOf(vocabulary, { withFunctions: false }), true) }),
+    data.of({ autocomplete: functionCompletions(vocabulary?.functions ?? []) }),
+    data.of({ autocomplete: fromClauseColumnCompletions(tables) }),
+  ]);
 }
 
 function schemaOf(tables: readonly Table[]): SQLConfig["schema"] {
@@ -115,7 +133,7 @@ export function SqlEditor({
 
   const extensions = useMemo(
     () => [
-      sql({ dialect: dialectOf(vocabulary), schema: schemaOf(tables), upperCaseKeywords: true }),
+      sqlLanguage(vocabulary, tables),
       syntaxHighlighting(highlight),
       lintGutter(),
       Prec.highest(
@@ -176,6 +194,18 @@ export function SqlEditor({
       autoFocus
     />
   );
+}
+
+/** The text selected in the editor under `root`, when there is a selection that is not blank. */
+export function selectedSql(root: HTMLElement | null): string | undefined {
+  const element = root?.querySelector(".cm-editor") as HTMLElement | null;
+  const view = element ? EditorView.findFromDOM(element) : null;
+  if (!view) return undefined;
+  const text = view.state.selection.ranges
+    .filter((range) => !range.empty)
+    .map((range) => view.state.sliceDoc(range.from, range.to))
+    .join("\n");
+  return text.trim() === "" ? undefined : text;
 }
 
 /** Moves the cursor to a line and column (from the error panel). */
