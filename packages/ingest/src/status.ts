@@ -8,7 +8,7 @@
  * Without a scheduler the status is inferred: a start marker without an outcome means
  * `syncing`, a failed last snapshot `error`, otherwise `idle`.
  */
-import type { Warehouse } from "@epicenter/warehouse";
+import { tableRowCounts, type Warehouse } from "@epicenter/warehouse";
 import type { SchedulerState, SourceSyncStatus } from "./scheduler";
 import { readBackfillState } from "./sync/backfill";
 import type { SourceName } from "./sync/run-history";
@@ -112,10 +112,8 @@ async function sourceStatus(
   };
 }
 
+/** Rows per market table, deduplicated for the `*_latest` tables (`tableRowCounts`). */
 async function tableCountsOf(warehouse: Warehouse): Promise<Record<string, number>> {
-  const rows = await warehouse.query<{ name: string; rows: string | null }>(
-    `SELECT concat(database, '.', name) AS name, total_rows AS rows FROM system.tables
-     WHERE database IN ('polymarket', 'kalshi') AND engine NOT IN ('View', 'MaterializedView') ORDER BY name`,
-  );
-  return Object.fromEntries(rows.map((row) => [row.name, Number(row.rows ?? 0)]));
+  const counts = await tableRowCounts(warehouse, ["polymarket", "kalshi"]);
+  return Object.fromEntries([...counts].sort(([a], [b]) => a.localeCompare(b)));
 }

@@ -18,5 +18,6 @@ export {
 } from "./ddl";
 export { type MigrationReport, migrateWarehouse } from "./migrate";
 export { type WarehouseMigration, warehouseMigrations } from "./migrations";
+export { tableRowCounts } from "./row-counts";
 export * from "./sandbox";
 export { fromDateTime64, toDateTime64 } from "./values";

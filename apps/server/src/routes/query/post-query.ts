@@ -14,13 +14,16 @@ export function postQuery(app: Hono<AppEnv>, deps: QueryServiceDeps): void {
     const body = await readJson(c, ZRunQueryRequest);
     const principal = principalOf(c);
     let sql = body.query;
-    const savedQueryId = body.query_id ?? c.req.query("query_id") ?? null;
-    if (savedQueryId && sql === undefined) {
-      const saved = await getVisibleQuery(deps.db, savedQueryId, principal.user.id);
+    const askedId = body.query_id ?? c.req.query("query_id") ?? null;
+    const saved = askedId ? await getVisibleQuery(deps.db, askedId, principal.user.id) : undefined;
+    if (askedId && sql === undefined) {
       if (!saved) throw notFound("No saved query with that id is visible to you.");
       sql = saved.sql;
     }
     if (sql === undefined) throw notFound("No saved query with that id is visible to you.");
+    // A run counts in a saved query's statistics only when it ran that query's SQL: anyone
+    // may run a public query, but not inflate its run count with other statements.
+    const savedQueryId = saved && saved.sql.trim() === sql.trim() ? saved.id : null;
     try {
       const result = await runQuery(deps, {
         sql,

@@ -158,6 +158,22 @@ describe("POST /api/query", () => {
     expect(count(after)).toBe(count(before) + 1);
     expect(after.queries.find((q) => q.query_id === example.id)?.last_executed_at).not.toBeNull();
   });
+
+  it("counts a run against a saved query only when it ran that query's SQL", async () => {
+    const example = EXAMPLE_QUERIES[0];
+    if (!example) throw new Error("no example queries");
+    const stats = async () =>
+      ZQueryStats.parse(await (await t.app.request("/api/queries/stats", bearer(grace))).json()).queries.find(
+        (q) => q.query_id === example.id,
+      );
+    const before = await stats();
+    // Another statement sent with the example's id: it runs, but is not the example's run.
+    expect((await run(grace, { query: "SELECT 1", query_id: example.id })).status).toBe(200);
+    expect((await run(grace, { query: `  ${example.sql}  `, query_id: example.id })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const after = await stats();
+    expect(after?.execution_count).toBe((before?.execution_count ?? 0) + 1);
+  });
 });
 
 describe("saved queries", () => {
@@ -274,6 +290,22 @@ describe("catalog", () => {
     expect(body.tables.find((table) => table.full_name === "polymarket.markets")?.row_count).toBe(3);
     expect((await t.app.request("/api/table/internal/sync_run_history", bearer(ada))).status).toBe(404);
     expect((await t.app.request("/api/table/system/processes/sample", bearer(ada))).status).toBe(404);
+  });
+
+  it("counts a latest table as its readers see it, however its parts stand", async () => {
+    // Two unmerged parts holding the same market: the engine's total_rows says 2.
+    const at = (offset: number) => toDateTime64(Date.now() + offset);
+    await t.stores.warehouse.command("SYSTEM STOP MERGES kalshi.markets_latest");
+    await t.stores.warehouse.insert("kalshi.markets_latest", [{ sync_timestamp: at(0), ticker: "DUP-1" }]);
+    await t.stores.warehouse.insert("kalshi.markets_latest", [{ sync_timestamp: at(1_000), ticker: "DUP-1" }]);
+    try {
+      const body = (await (await t.app.request("/api/tables?with_stats=true", bearer(ada))).json()) as {
+        tables: Array<{ full_name: string; row_count: number | null }>;
+      };
+      expect(body.tables.find((table) => table.full_name === "kalshi.markets_latest")?.row_count).toBe(1);
+    } finally {
+      await t.stores.warehouse.command("SYSTEM START MERGES kalshi.markets_latest");
+    }
   });
 
   it("samples rows as value arrays, 5 by default", async () => {

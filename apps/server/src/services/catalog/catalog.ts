@@ -5,7 +5,7 @@
  * Sample rows are read through the same sandbox as user SQL.
  */
 import type { Namespace, SampleData, Table } from "@epicenter/contracts";
-import { MARKET_DATABASES, type Sandbox, type Warehouse } from "@epicenter/warehouse";
+import { MARKET_DATABASES, type Sandbox, tableRowCounts, type Warehouse } from "@epicenter/warehouse";
 import { describeColumn, describeTable } from "./descriptions";
 
 const HIDDEN_PREFIXES = ["duckdb_", "information_schema", "pg_catalog", ".inner"];
@@ -23,7 +23,6 @@ const SOURCES: Record<string, Table["source"]> = { polymarket: "Polymarket", kal
 interface TableRow {
   database: string;
   name: string;
-  total_rows: string | null;
 }
 
 interface ColumnRow {
@@ -34,9 +33,9 @@ interface ColumnRow {
 }
 
 export async function listTables(warehouse: Warehouse, options: { withStats: boolean }): Promise<Table[]> {
-  const [tables, columns] = await Promise.all([
+  const [tables, columns, counts] = await Promise.all([
     warehouse.query<TableRow>(
-      `SELECT database, name, total_rows FROM system.tables
+      `SELECT database, name FROM system.tables
        WHERE database IN {databases:Array(String)} AND NOT is_temporary
        ORDER BY database, name`,
       { params: { databases: MARKET_DATABASES } },
@@ -47,6 +46,7 @@ export async function listTables(warehouse: Warehouse, options: { withStats: boo
        ORDER BY database, table, position`,
       { params: { databases: MARKET_DATABASES } },
     ),
+    options.withStats ? tableRowCounts(warehouse, MARKET_DATABASES) : Promise.resolve(undefined),
   ]);
   const columnsOf = new Map<string, ColumnRow[]>();
   for (const column of columns) {
@@ -69,7 +69,8 @@ export async function listTables(warehouse: Warehouse, options: { withStats: boo
           type: column.type,
           description: describeColumn(table.database, table.name, column.name),
         })),
-        row_count: options.withStats ? Number(table.total_rows ?? 0) : null,
+        // Deduplicated for the `*_latest` tables: the count a query over them sees.
+        row_count: counts ? (counts.get(fullName) ?? 0) : null,
       };
     });
 }
