@@ -12,27 +12,47 @@ import type { Config } from "./config";
 import { accessControl } from "./http/access";
 import type { AppEnv } from "./http/env";
 import { errorBody, HttpError } from "./http/errors";
+import { configureMount } from "./http/mount";
+import { queryHttpError } from "./http/query-errors";
 import { requestLog } from "./http/request-log";
 import { securityHeaders } from "./http/security-headers";
 import { isApiPath, serveSpa } from "./http/spa";
-import { getAdminQueryRuns, getAdminSyncRuns, getAdminUsers } from "./routes/admin/activity";
-import { deleteAllowList, getAllowList, postAllowList } from "./routes/admin/allow-list";
-import { deleteWaitlist, getWaitlist, postApproveWaitlist } from "./routes/admin/waitlist";
-import { assistantRoutes } from "./routes/assistant";
+import { deleteAllowList } from "./routes/admin/delete-allow-list";
+import { deleteWaitlist } from "./routes/admin/delete-waitlist";
+import { getAllowList } from "./routes/admin/get-allow-list";
+import { getAdminQueryRuns } from "./routes/admin/get-query-runs";
+import { getAdminSyncRuns } from "./routes/admin/get-sync-runs";
+import { getAdminUsers } from "./routes/admin/get-users";
+import { getWaitlist } from "./routes/admin/get-waitlist";
+import { postAllowList } from "./routes/admin/post-allow-list";
+import { postApproveWaitlist } from "./routes/admin/post-approve-waitlist";
+import { postGenerate } from "./routes/assistant/post-generate";
+import { postGenerateStream } from "./routes/assistant/post-generate-stream";
 import { getSession } from "./routes/auth/get-session";
 import { postMagicLink } from "./routes/auth/post-magic-link";
 import { postRefresh } from "./routes/auth/post-refresh";
 import { postSignOut } from "./routes/auth/post-sign-out";
 import { postVerify } from "./routes/auth/post-verify";
-import { catalogRoutes } from "./routes/catalog/catalog";
+import { getTableRoute } from "./routes/catalog/get-table";
+import { getTableSample } from "./routes/catalog/get-table-sample";
+import { getTables } from "./routes/catalog/get-tables";
 import { deleteKey } from "./routes/keys/delete-key";
 import { getKeys } from "./routes/keys/get-keys";
 import { postKey } from "./routes/keys/post-key";
-import { savedQueryRoutes } from "./routes/queries/saved-queries";
+import { deleteSavedQuery } from "./routes/queries/delete-saved-query";
+import { getQueryStats } from "./routes/queries/get-query-stats";
+import { getSavedQueries } from "./routes/queries/get-saved-queries";
+import { getSavedQuery } from "./routes/queries/get-saved-query";
+import { patchSavedQuery } from "./routes/queries/patch-saved-query";
+import { postSavedQuery } from "./routes/queries/post-saved-query";
 import { getSqlDialect } from "./routes/query/get-sql-dialect";
 import { postExport } from "./routes/query/post-export";
 import { postQuery } from "./routes/query/post-query";
-import { screenRoutes } from "./routes/screens";
+import { postQueryRows } from "./routes/query/post-query-rows";
+import { getDashboard } from "./routes/screens/get-dashboard";
+import { getDashboardTile } from "./routes/screens/get-dashboard-tile";
+import { getDashboards } from "./routes/screens/get-dashboards";
+import { getStats } from "./routes/screens/get-stats";
 import { getSyncStatusRoutes } from "./routes/sync/get-sync-status";
 import { getClientConfig } from "./routes/system/get-client-config";
 import { getHealth } from "./routes/system/get-health";
@@ -61,10 +81,13 @@ export interface AppDeps {
   syncState?: () => SchedulerState;
   /** Directory of the built SPA; when unset or missing, only the API is served. */
   webRoot?: string;
+  /** Check every answer against its contract (the tests); see `http/mount.ts`. */
+  validateResponses?: boolean;
 }
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  configureMount(app, { validateResponses: deps.validateResponses ?? false });
   const db = deps.appDatabase.db;
   const access: AccessDeps = {
     db,
@@ -109,13 +132,32 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     clock: deps.clock,
   };
   postQuery(app, queries);
+  postQueryRows(app, queries);
   postExport(app, queries);
   getSqlDialect(app, { warehouse: deps.warehouse, sandbox: deps.sandbox });
-  savedQueryRoutes(app, { db, queryRuns: deps.queryRuns, clock: deps.clock, logger: deps.logger });
-  catalogRoutes(app, { warehouse: deps.warehouse, sandbox: deps.sandbox });
+
+  const savedQueries = { db, queryRuns: deps.queryRuns, clock: deps.clock };
+  // Before `/api/queries/{id}`, which would take "stats" for an id.
+  getQueryStats(app, savedQueries);
+  getSavedQueries(app, savedQueries);
+  postSavedQuery(app, savedQueries);
+  getSavedQuery(app, savedQueries);
+  patchSavedQuery(app, savedQueries);
+  deleteSavedQuery(app, savedQueries);
+
+  getTables(app, { warehouse: deps.warehouse });
+  getTableRoute(app, { warehouse: deps.warehouse });
+  getTableSample(app, { ...queries, warehouse: deps.warehouse });
   getSyncStatusRoutes(app, { warehouse: deps.warehouse, syncState: deps.syncState });
-  assistantRoutes(app, deps);
-  screenRoutes(app, deps);
+
+  const seismo = { ...queries, config: deps.config, warehouse: deps.warehouse };
+  postGenerateStream(app, seismo);
+  postGenerate(app, seismo);
+
+  getStats(app, { warehouse: deps.warehouse, clock: deps.clock });
+  getDashboards(app);
+  getDashboard(app);
+  getDashboardTile(app, queries);
 
   const adminEmails = deps.config.adminEmails;
   getAllowList(app, { db, adminEmails });
@@ -137,7 +179,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     return c.json(errorBody("not_found", message), 404);
   });
 
-  app.onError((error, c) => {
+  app.onError((thrown, c) => {
+    // A query's own failure (bad SQL, time limit, full queue) is the caller's to read.
+    const error = queryHttpError(thrown);
     if (error instanceof HttpError) {
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
       return c.json(errorBody(error.code, error.message, error.details), error.status);

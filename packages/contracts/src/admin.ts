@@ -6,12 +6,15 @@ export const ZAllowListEntry = z.object({
   is_admin: z.boolean(),
   created_at: z.iso.datetime(),
 });
+export type AllowListEntry = z.infer<typeof ZAllowListEntry>;
 export const ZAllowList = z.object({ entries: z.array(ZAllowListEntry) }).meta({ id: "AllowList" });
+export type AllowList = z.infer<typeof ZAllowList>;
 export const ZAddAllowListRequest = z.object({ email: z.email("a valid e-mail address") });
 
 export const ZWaitlist = z
   .object({ entries: z.array(z.object({ email: z.string(), created_at: z.iso.datetime() })) })
   .meta({ id: "Waitlist" });
+export type Waitlist = z.infer<typeof ZWaitlist>;
 
 export const ZAdminUsers = z
   .object({
@@ -28,6 +31,7 @@ export const ZAdminUsers = z
     ),
   })
   .meta({ id: "AdminUsers" });
+export type AdminUsers = z.infer<typeof ZAdminUsers>;
 
 export const ZAdminSyncRuns = z
   .object({
@@ -46,6 +50,7 @@ export const ZAdminSyncRuns = z
     ),
   })
   .meta({ id: "AdminSyncRuns" });
+export type AdminSyncRuns = z.infer<typeof ZAdminSyncRuns>;
 
 export const ZAdminQueryRuns = z
   .object({
@@ -63,5 +68,6 @@ export const ZAdminQueryRuns = z
     ),
   })
   .meta({ id: "AdminQueryRuns" });
+export type AdminQueryRuns = z.infer<typeof ZAdminQueryRuns>;
 
 export const ZEmailParam = z.object({ email: z.email("a valid e-mail address") });

@@ -11,8 +11,7 @@
 import { z } from "zod";
 import { defineEndpoint, type Endpoint } from "./endpoint";
 import { ZApiError } from "./errors";
-import { ZQueryColumn } from "./query";
-import { ZChartSpec } from "./saved-queries";
+import { ZQueryNode, ZQueryResult } from "./query-node";
 
 export const ASSISTANT_MODES = ["query_writer", "analyst"] as const;
 export const ZAssistantMode = z
@@ -49,25 +48,12 @@ export const ASSISTANT_TOOLS = ["sample_data", "execute_query", "web_search", "p
 export const ZAssistantTool = z.enum(ASSISTANT_TOOLS);
 export type AssistantTool = z.infer<typeof ZAssistantTool>;
 
-/** Rows of a query as the assistant shows them: a preview, never the whole result. */
-export const ZQueryPreview = z.object({
-  sql: z.string(),
-  columns: z.array(ZQueryColumn),
-  rows: z.array(z.array(z.unknown())).describe("The first rows as value arrays, in column order."),
-  row_count: z.number().int().nonnegative().describe("Rows the statement returned under its limit."),
-  truncated: z.boolean(),
-  execution_time_ms: z.number().nonnegative(),
-});
+/** Rows of a query as the assistant shows them: a preview (the first rows), never the whole result. */
+export const ZQueryPreview = ZQueryResult.extend({ sql: z.string() });
 export type QueryPreview = z.infer<typeof ZQueryPreview>;
 
-export const ZReportChart = z
-  .object({
-    title: z.string(),
-    sql: z.string(),
-    chart: ZChartSpec,
-    data: z.array(z.record(z.string(), z.unknown())).describe("The rows the chart draws, keyed by column."),
-  })
-  .meta({ id: "AssistantReportChart" });
+/** A chart of a report: the query (its title and chart as the node's view) and the rows it draws. */
+export const ZReportChart = z.object({ node: ZQueryNode, result: ZQueryResult }).meta({ id: "AssistantReportChart" });
 export type ReportChart = z.infer<typeof ZReportChart>;
 
 export const ZAssistantReport = z

@@ -51,3 +51,51 @@ export function bodyLimitOf(endpoint: Endpoint): number {
 export function defineEndpoint<const E extends Endpoint>(endpoint: E): E {
   return endpoint;
 }
+
+/** The endpoint's success status: 200, else 201, else 204. */
+export type SuccessStatus<E extends Endpoint> = 200 extends keyof E["responses"]
+  ? 200
+  : 201 extends keyof E["responses"]
+    ? 201
+    : 204;
+
+/** The schema of the endpoint's success answer, or `undefined` for a 204. */
+export type SuccessSchema<E extends Endpoint> = E["responses"][SuccessStatus<E>] extends { schema: infer S }
+  ? S extends z.ZodType
+    ? S
+    : undefined
+  : undefined;
+
+/** The first success status an endpoint declares, at run time (see `SuccessStatus`). */
+export function successStatusOf(endpoint: Endpoint): 200 | 201 | 204 {
+  if (endpoint.responses[200]) return 200;
+  if (endpoint.responses[201]) return 201;
+  return 204;
+}
+
+/** True when every field of T may be left out. */
+export type IsAllOptional<T> = Partial<T> extends T ? true : false;
+
+type Part<K extends string, S> = S extends z.ZodType
+  ? // A part whose every field is optional may be left out.
+    IsAllOptional<z.input<S>> extends true
+    ? { [P in K]?: z.input<S> }
+    : { [P in K]: z.input<S> }
+  : { [P in K]?: never };
+
+/** What a caller sends: each part the endpoint declares, as its schema accepts it. */
+export type EndpointRequest<E extends Endpoint> = Part<"params", E["params"]> &
+  Part<"query", E["query"]> &
+  Part<"body", E["body"]>;
+
+/** What a caller receives on success: the success schema's output, or null for a 204. */
+export type EndpointAnswer<E extends Endpoint> = SuccessSchema<E> extends z.ZodType ? z.output<SuccessSchema<E>> : null;
+
+/** `/api/table/{namespace}/{table}` with `{ namespace: "kalshi", table: "markets" }`, each value URL-encoded. */
+export function pathOf(endpoint: Endpoint, params: Record<string, unknown> = {}): string {
+  return endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined || value === null) throw new Error(`${endpoint.path}: no value for {${name}}`);
+    return encodeURIComponent(String(value));
+  });
+}

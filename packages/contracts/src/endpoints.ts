@@ -17,6 +17,7 @@ import { ZExportQueryRequest } from "./export";
 import { ZHealthResponse } from "./health";
 import { ZApiKeyList, ZCreateApiKeyRequest, ZCreatedApiKey } from "./keys";
 import { ZQueryErrorDetails, ZRunQueryRequest, ZRunQueryResponse } from "./query";
+import { ZQueryResult } from "./query-node";
 import {
   ZCreateSavedQueryRequest,
   ZQueryStats,
@@ -31,6 +32,17 @@ import { ZSyncStatusResponse } from "./sync";
 const error = errorResponse;
 const noContent = NO_CONTENT;
 const unauthorized = UNAUTHORIZED;
+
+/** How a run of SQL can fail, alike for both run endpoints. */
+const runFailures = {
+  400: {
+    description: "The SQL was refused or failed; details carry the position",
+    schema: ZApiError.extend({ error: ZApiError.shape.error.extend({ details: ZQueryErrorDetails.optional() }) }),
+  },
+  401: unauthorized,
+  404: error("No saved query with that id is visible to you"),
+  503: error("Too many queries are waiting; retry after the Retry-After seconds"),
+};
 
 /** Every endpoint of the API, by name. Each area adds its own here. */
 export const endpoints = {
@@ -163,17 +175,32 @@ export const endpoints = {
       "Runs one SELECT statement (ClickHouse dialect) over the polymarket and kalshi tables, or a saved query by id. Read-only, with a time limit, a memory limit and a row limit; `truncated` says when rows were cut. A refused or failing statement answers 400 with the engine's message and its position.",
     tag: "Query",
     auth: "session_or_key",
+    query: z.object({
+      query_id: z
+        .uuid()
+        .optional()
+        .describe("Id of a saved query to run; the body's `query_id` says the same (SPEC §7 allows either)."),
+    }),
     body: ZRunQueryRequest,
     maxBodyBytes: QUERY_BODY_BYTES,
     responses: {
       200: { description: "The result", schema: ZRunQueryResponse },
-      400: {
-        description: "The SQL was refused or failed; details carry the position",
-        schema: ZApiError.extend({ error: ZApiError.shape.error.extend({ details: ZQueryErrorDetails.optional() }) }),
-      },
-      401: unauthorized,
-      404: error("No saved query with that id is visible to you"),
-      503: error("Too many queries are waiting; retry after the Retry-After seconds"),
+      ...runFailures,
+    },
+  }),
+  runQueryRows: defineEndpoint({
+    method: "post",
+    path: "/api/query/rows",
+    summary: "Run SQL, rows as value arrays",
+    description:
+      "The same run as `POST /api/query`, answered as one result value: `rows` holds one array of values per row, in column order. More compact than objects keyed by column name, and exact when two columns share a name. The editor uses it.",
+    tag: "Query",
+    auth: "session_or_key",
+    body: ZRunQueryRequest,
+    maxBodyBytes: QUERY_BODY_BYTES,
+    responses: {
+      200: { description: "The result", schema: ZQueryResult },
+      ...runFailures,
     },
   }),
   exportQuery: defineEndpoint({

@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { MAX_QUERY_LENGTH } from "./query-node";
 
 export const MAX_EXPORT_ROW_LIMIT = 1_000_000;
 
 export const ZExportQueryRequest = z
   .object({
-    query: z.string().min(1).max(100_000).describe("One SELECT statement"),
+    query: z.string().min(1).max(MAX_QUERY_LENGTH).describe("One SELECT statement"),
     format: z.enum(["csv", "json", "parquet"]).describe("CSV with a header, JSON lines, or Parquet"),
     limit: z.number().int().min(1).max(MAX_EXPORT_ROW_LIMIT).default(MAX_EXPORT_ROW_LIMIT).describe("Rows at most"),
     filename: z

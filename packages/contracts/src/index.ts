@@ -7,10 +7,17 @@ export {
   DEFAULT_BODY_BYTES,
   defineEndpoint,
   type Endpoint,
+  type EndpointAnswer,
   type EndpointAuth,
+  type EndpointRequest,
   type EndpointResponse,
   type HttpMethod,
+  type IsAllOptional,
+  pathOf,
   QUERY_BODY_BYTES,
+  type SuccessSchema,
+  type SuccessStatus,
+  successStatusOf,
 } from "./endpoint";
 export { endpoints } from "./endpoints";
 export { type ApiError, type ApiErrorCode, NOT_ALLOW_LISTED, ZApiError, ZApiErrorCode } from "./errors";
@@ -19,6 +26,7 @@ export { type HealthResponse, ZHealthResponse } from "./health";
 export * from "./keys";
 export { buildOpenApiDocument, type OpenApiOptions } from "./openapi";
 export * from "./query";
+export * from "./query-node";
 export * from "./saved-queries";
 export * from "./screens";
 export * from "./sql-dialect";

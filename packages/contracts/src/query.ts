@@ -1,6 +1,7 @@
 /**
  * `POST /api/query` (SPEC §7, §5, §3 "Query result"): run one statement of user SQL, given
- * as text or as a saved query's id. Built by `runUserQuery` in `@epicenter/warehouse`.
+ * as text or as a saved query's id. The result is a `QueryResult` (`query-node.ts`) shaped
+ * for the REST edge here.
  *
  * `result.data` holds one object per row keyed by column name, the shape the original
  * product returned and the one people's scripts read (`row.question`). The sandbox hands
@@ -10,12 +11,16 @@
  * no digit is lost in JavaScript.
  */
 import { z } from "zod";
-
-export const MAX_QUERY_ROW_LIMIT = 100_000;
+import { MAX_QUERY_LENGTH, MAX_QUERY_ROW_LIMIT, ZQueryColumn } from "./query-node";
 
 export const ZRunQueryRequest = z
   .object({
-    query: z.string().min(1).max(100_000).optional().describe("One SELECT statement (WITH and UNION allowed)."),
+    query: z
+      .string()
+      .min(1)
+      .max(MAX_QUERY_LENGTH)
+      .optional()
+      .describe("One SELECT statement (WITH and UNION allowed)."),
     query_id: z.uuid().optional().describe("Id of a saved query to run instead of `query`."),
     limit: z
       .number()
@@ -25,18 +30,11 @@ export const ZRunQueryRequest = z
       .optional()
       .describe("Rows returned at most; more rows set `truncated`."),
   })
-  .refine((body) => body.query !== undefined || body.query_id !== undefined, {
-    message: "Either query or query_id is required.",
-    path: ["query"],
-  })
-  .meta({ id: "RunQueryRequest" });
+  .meta({
+    id: "RunQueryRequest",
+    description: "Either `query`, or a saved query's `query_id` (here or in the URL), is required.",
+  });
 export type RunQueryRequest = z.infer<typeof ZRunQueryRequest>;
-
-export const ZQueryColumn = z.object({
-  name: z.string(),
-  type: z.string().describe("The engine's type, e.g. Nullable(Float64)."),
-});
-export type QueryColumn = z.infer<typeof ZQueryColumn>;
 
 export const ZRunQueryResponse = z
   .object({

@@ -1,15 +1,5 @@
 import { z } from "zod";
-
-/** A chart drawn from a result, stored with the query as a plain data value. */
-export const ZChartSpec = z
-  .object({
-    kind: z.literal("chart"),
-    type: z.enum(["line", "bar", "area", "scatter"]),
-    x: z.string().min(1).describe("Column on the x axis"),
-    y: z.array(z.string().min(1)).min(1).max(8).describe("Columns plotted on the y axis"),
-  })
-  .meta({ id: "ChartSpec" });
-export type ChartSpec = z.infer<typeof ZChartSpec>;
+import { MAX_QUERY_LENGTH, ZChartSpec } from "./query-node";
 
 export const ZSavedQuery = z
   .object({
@@ -32,7 +22,7 @@ export type SavedQuery = z.infer<typeof ZSavedQuery>;
 export const ZSavedQueryList = z.object({ queries: z.array(ZSavedQuery) }).meta({ id: "SavedQueryList" });
 
 const title = z.string().trim().min(1, "a title is required").max(200);
-const sql = z.string().trim().min(1, "the SQL is empty").max(100_000);
+const sql = z.string().trim().min(1, "the SQL is empty").max(MAX_QUERY_LENGTH);
 const description = z
   .string()
   .trim()
@@ -50,6 +40,8 @@ export const ZCreateSavedQueryRequest = z
     chart: ZChartSpec.nullable().default(null),
   })
   .meta({ id: "CreateSavedQueryRequest" });
+/** A create request as the server reads it (defaults applied, a blank description as null). */
+export type CreateSavedQueryRequest = z.output<typeof ZCreateSavedQueryRequest>;
 
 /** In a change, an absent description stays as it is; null or blank clears it. */
 const descriptionChange = z
@@ -69,6 +61,8 @@ export const ZUpdateSavedQueryRequest = z
     chart: ZChartSpec.nullable().optional(),
   })
   .meta({ id: "UpdateSavedQueryRequest" });
+/** A change as the server reads it: an absent field stays as it is. */
+export type UpdateSavedQueryRequest = z.output<typeof ZUpdateSavedQueryRequest>;
 
 export const ZQueryStats = z
   .object({

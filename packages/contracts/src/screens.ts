@@ -8,8 +8,8 @@
 import { z } from "zod";
 import { defineEndpoint, type Endpoint } from "./endpoint";
 import { ZApiError } from "./errors";
-import { ZQueryColumn, ZQueryErrorDetails } from "./query";
-import { ZChartSpec } from "./saved-queries";
+import { ZQueryErrorDetails } from "./query";
+import { ZQueryNode, ZQueryResult, ZQueryView } from "./query-node";
 
 const error = (description: string) => ({ description, schema: ZApiError });
 const unauthorized = error("No valid session or API key");
@@ -64,28 +64,15 @@ export const ZValueFormat = z.enum([
 ]);
 export type ValueFormat = z.infer<typeof ZValueFormat>;
 
-export const ZNumberSpec = z
-  .object({
-    kind: z.literal("number"),
-    column: z.string().min(1).describe("Column of the first row shown as the number"),
-  })
-  .meta({ id: "NumberSpec" });
-export type NumberSpec = z.infer<typeof ZNumberSpec>;
-
-export const ZTableSpec = z.object({ kind: z.literal("table") }).meta({ id: "TableTileSpec" });
-export type TableSpec = z.infer<typeof ZTableSpec>;
-
-export const ZTileView = z.discriminatedUnion("kind", [ZChartSpec, ZNumberSpec, ZTableSpec]);
-export type TileView = z.infer<typeof ZTileView>;
-
+/** A tile: a query node (its SQL, its title, its view) placed on a dashboard. */
 export const ZDashboardTile = z
   .object({
     kind: z.literal("tile"),
     id: z.string().regex(/^[a-z0-9-]+$/),
-    title: z.string(),
     description: z.string().nullable(),
-    query: z.string().describe("The SQL the tile runs, through the same query service as the editor"),
-    chart: ZTileView,
+    node: ZQueryNode.extend({ title: z.string(), view: ZQueryView }).describe(
+      "The SQL the tile runs (through the same query service as the editor), its title and how it is drawn",
+    ),
     size: z.enum(["sm", "md", "lg"]).describe("sm: a quarter row, md: half, lg: the whole row"),
     formats: z.record(z.string(), ZValueFormat).describe("How to read each column's values"),
   })
@@ -116,18 +103,11 @@ export const ZDashboardList = z
 export const ZDashboardParams = z.object({ id: z.string().regex(/^[a-z0-9-]+$/, "a dashboard id") });
 export const ZTileParams = ZDashboardParams.extend({ tileId: z.string().regex(/^[a-z0-9-]+$/, "a tile id") });
 
-export const ZTileResult = z
-  .object({
-    dashboard_id: z.string(),
-    tile_id: z.string(),
-    columns: z.array(ZQueryColumn),
-    data: z.array(z.record(z.string(), z.unknown())).describe("One object per row, keyed by column name"),
-    row_count: z.number().int().nonnegative(),
-    execution_time_ms: z.number().nonnegative(),
-    truncated: z.boolean(),
-    ran_at: z.iso.datetime(),
-  })
-  .meta({ id: "TileResult" });
+export const ZTileResult = ZQueryResult.extend({
+  dashboard_id: z.string(),
+  tile_id: z.string(),
+  ran_at: z.iso.datetime(),
+}).meta({ id: "TileResult" });
 export type TileResult = z.infer<typeof ZTileResult>;
 
 /** The screens' endpoints; merged into `endpoints`. */

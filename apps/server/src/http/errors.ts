@@ -4,7 +4,6 @@
  * error handler turns it, or anything unexpected, into that shape with a fitting status.
  */
 import type { ApiError, ApiErrorCode } from "@epicenter/contracts";
-import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
 
@@ -30,26 +29,8 @@ export function errorBody(code: ApiErrorCode, message: string, details?: unknown
   return { error: { code, message, ...(details === undefined ? {} : { details }) } };
 }
 
-/** Parses a JSON body against a schema, or throws a 400 that says which field is wrong. */
-export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
-  let body: unknown;
-  try {
-    body = await c.req.json();
-  } catch {
-    throw badRequest("The request body must be JSON.");
-  }
-  return validate(schema, body, "body");
-}
-
-export function readQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
-  return validate(schema, c.req.query(), "query");
-}
-
-export function readParams<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
-  return validate(schema, c.req.param(), "path");
-}
-
-function validate<S extends z.ZodType>(schema: S, value: unknown, where: string): z.infer<S> {
+/** Parses a request part against its schema, or throws a 400 that says which field is wrong. */
+export function validate<S extends z.ZodType>(schema: S, value: unknown, where: string): z.infer<S> {
   const withNul = nulPath(value, []);
   if (withNul) {
     const field = withNul.length > 0 ? withNul.join(".") : where;

@@ -1,23 +1,57 @@
 /**
- * Binds a handler to an endpoint of the contract, so the method and path the server
- * answers are the ones the OpenAPI document publishes. A body larger than the endpoint
- * accepts is answered 413 first, from its Content-Length before a byte of it is read (or
- * as soon as a chunked one passes the limit), before the caller is identified.
+ * Binds a handler to an endpoint of the contract, both ways. The method, path and auth
+ * level the server answers are the ones the OpenAPI document publishes; the handler gets
+ * `params`, `query` and `body` already parsed by the endpoint's own schemas (a 400 naming
+ * the field otherwise), and TypeScript holds its answer to the endpoint's success schema.
+ * With `validateResponses` (the tests) the answer is also checked against that schema at
+ * run time, so a route cannot drift from its contract unnoticed.
+ *
+ * A body larger than the endpoint accepts is answered 413 first, from its Content-Length
+ * before a byte of it is read (or as soon as a chunked one passes the limit), before the
+ * caller is identified.
  */
-import { bodyLimitOf, type Endpoint } from "@epicenter/contracts";
+import { bodyLimitOf, type Endpoint, type SuccessSchema, successStatusOf } from "@epicenter/contracts";
 import type { Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { z } from "zod";
 import type { AppEnv } from "./env";
-import { errorBody, unauthorized } from "./errors";
+import { badRequest, errorBody, unauthorized, validate } from "./errors";
 
-export type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
+type Parsed<S> = S extends z.ZodType ? z.infer<S> : Record<string, never>;
+
+/** What a handler receives: the request's parts parsed by the endpoint's schemas, and the context. */
+export interface EndpointInput<E extends Endpoint> {
+  params: Parsed<E["params"]>;
+  query: Parsed<E["query"]>;
+  body: Parsed<E["body"]>;
+  c: Context<AppEnv>;
+}
+
+/** The body its success answer carries: what the success schema accepts, or nothing for a 204. */
+export type SuccessBody<E extends Endpoint> = SuccessSchema<E> extends z.ZodType ? z.input<SuccessSchema<E>> : null;
+
+/** A handler answers its success body, or a `Response` of its own (a stream, a file). */
+export type Handler<E extends Endpoint> = (input: EndpointInput<E>) => Promise<SuccessBody<E> | Response>;
+
+export interface MountOptions {
+  /** Check every answer against its success schema (tests); off in production. */
+  validateResponses: boolean;
+}
+
+const options = new WeakMap<Hono<AppEnv>, MountOptions>();
+
+/** Sets how `mount` behaves for the routes of `app` (called once by `createApp`). */
+export function configureMount(app: Hono<AppEnv>, mountOptions: MountOptions): void {
+  options.set(app, mountOptions);
+}
 
 /** `/api/table/{namespace}/{table}` → `/api/table/:namespace/:table` */
 export function honoPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ":$1");
 }
 
-export function mount(app: Hono<AppEnv>, endpoint: Endpoint, handler: Handler): void {
+export function mount<const E extends Endpoint>(app: Hono<AppEnv>, endpoint: E, handler: Handler<E>): void {
   const maxSize = bodyLimitOf(endpoint);
   const limit = bodyLimit({
     maxSize,
@@ -29,14 +63,41 @@ export function mount(app: Hono<AppEnv>, endpoint: Endpoint, handler: Handler): 
         { connection: "close" },
       ),
   });
+  const status = successStatusOf(endpoint);
+  const schema = endpoint.responses[status]?.schema;
   app.on(endpoint.method.toUpperCase(), honoPath(endpoint.path), limit, async (c) => {
     if (endpoint.auth !== "public") {
       const authorize = c.get("authorize");
       if (!authorize) throw unauthorized();
       await authorize(c, endpoint.auth, endpoint.unauthenticatedMessage);
     }
-    return handler(c);
+    const input = {
+      params: endpoint.params ? validate(endpoint.params, c.req.param(), "path") : {},
+      query: endpoint.query ? validate(endpoint.query, c.req.query(), "query") : {},
+      body: endpoint.body ? validate(endpoint.body, await readJsonBody(c), "body") : {},
+      c,
+    } as EndpointInput<E>;
+    const answer = await handler(input);
+    if (answer instanceof Response) return answer;
+    if (status === 204) return c.body(null, 204);
+    if (schema && options.get(app)?.validateResponses) {
+      const checked = schema.safeParse(answer);
+      if (!checked.success) {
+        throw new Error(
+          `${endpoint.method.toUpperCase()} ${endpoint.path} answered outside its contract: ${checked.error.message}`,
+        );
+      }
+    }
+    return c.json(answer as unknown as object, status as ContentfulStatusCode);
   });
+}
+
+async function readJsonBody(c: Context<AppEnv>): Promise<unknown> {
+  try {
+    return await c.req.json();
+  } catch {
+    throw badRequest("The request body must be JSON.");
+  }
 }
 
 function sizeOf(bytes: number): string {

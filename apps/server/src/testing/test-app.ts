@@ -40,6 +40,8 @@ export async function createTestApp(
     signInLimits: createSignInLimits({ perAddress: 10_000, perIp: 10_000, waitlistPerHour: 10_000 }),
     logger,
     clock: options.clock ?? (() => new Date()),
+    // Every answer in the suites is checked against its contract.
+    validateResponses: true,
     ...(options.webRoot ? { webRoot: options.webRoot } : {}),
   };
   return {

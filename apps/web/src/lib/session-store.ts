@@ -2,7 +2,7 @@
  * The signed-in session, kept in localStorage so a reload keeps the user signed in, and
  * readable outside React (the API client needs the token and a way to refresh it).
  */
-import { type SessionTokens, type SessionUser, ZSessionTokens } from "@epicenter/contracts";
+import { endpoints, type SessionTokens, type SessionUser, ZSessionTokens } from "@epicenter/contracts";
 
 const STORAGE_KEY = "epicenter.session";
 
@@ -62,7 +62,7 @@ export function refreshSession(): Promise<boolean> {
     const session = sessionStore.get();
     if (!session) return false;
     try {
-      const response = await fetch("/api/auth/refresh", {
+      const response = await fetch(endpoints.refreshSession.path, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ refresh_token: session.refreshToken }),

@@ -5,6 +5,7 @@
  * from it, gets the axis on the right (`chart-model.ts`), so a USDC volume and a market
  * count share one chart honestly.
  */
+import { useMemo } from "react";
 import {
   Area,
   Bar,
@@ -20,6 +21,7 @@ import {
 } from "recharts";
 import { rightAxisSeries } from "./chart-model";
 import { formatValue, toNumber, type ValueKind } from "./format";
+import { tokenValue } from "./tokens";
 
 export type ChartType = "line" | "bar" | "area" | "scatter";
 
@@ -37,8 +39,28 @@ export interface ChartProps {
   hasLegend?: boolean;
 }
 
-const SERIES_COLORS = ["#ff6a3d", "#5aa9ff", "#3ecf8e", "#f5b942", "#b48cff", "#ff7eb6", "#7dd3fc", "#a3e635"];
-const AXIS = { stroke: "#646d7c", fontSize: 11, tickLine: false, axisLine: false } as const;
+const SERIES_TOKENS = [
+  "--chart-series-1",
+  "--chart-series-2",
+  "--chart-series-3",
+  "--chart-series-4",
+  "--chart-series-5",
+  "--chart-series-6",
+  "--chart-series-7",
+  "--chart-series-8",
+] as const;
+const AXIS = { fontSize: 11, tickLine: false, axisLine: false } as const;
+
+/** The theme's colours as values: recharts puts them in SVG attributes, where `var()` is not reliable. */
+function chartColors() {
+  return {
+    series: SERIES_TOKENS.map(tokenValue),
+    axis: tokenValue("--text-faint"),
+    grid: tokenValue("--border"),
+    cursor: tokenValue("--chart-cursor"),
+    cursorLine: tokenValue("--border-strong"),
+  };
+}
 
 /** Words people read in a legend: volume_24h_usd → "Volume 24h usd". */
 export function seriesLabel(column: string): string {
@@ -56,6 +78,8 @@ export function Chart({
   labelOf = (column) => column,
   hasLegend = false,
 }: ChartProps) {
+  const colors = useMemo(chartColors, []);
+  const axis = { ...AXIS, stroke: colors.axis };
   const data = rows.map((row) => {
     const point: Record<string, unknown> = { [x]: row[x] };
     for (const column of y) point[column] = toNumber(row[column]);
@@ -74,22 +98,22 @@ export function Chart({
   return (
     <ResponsiveContainer width="100%" height={height}>
       <ComposedChart data={data} margin={{ top: 8, right: hasRightAxis ? 0 : 8, bottom: 0, left: 0 }}>
-        <CartesianGrid stroke="#222831" strokeDasharray="3 3" vertical={false} />
-        <XAxis dataKey={x} {...AXIS} tickFormatter={tick(x)} minTickGap={16} />
-        <YAxis yAxisId="left" {...AXIS} width={56} tickFormatter={tick(y[0])} />
+        <CartesianGrid stroke={colors.grid} strokeDasharray="3 3" vertical={false} />
+        <XAxis dataKey={x} {...axis} tickFormatter={tick(x)} minTickGap={16} />
+        <YAxis yAxisId="left" {...axis} width={56} tickFormatter={tick(y[0])} />
         {hasRightAxis ? (
-          <YAxis yAxisId="right" orientation="right" {...AXIS} width={56} tickFormatter={tick(rightColumn)} />
+          <YAxis yAxisId="right" orientation="right" {...axis} width={56} tickFormatter={tick(rightColumn)} />
         ) : null}
         <Tooltip
-          cursor={{ fill: "rgb(255 255 255 / 0.04)", stroke: "#2e3540" }}
+          cursor={{ fill: colors.cursor, stroke: colors.cursorLine }}
           contentStyle={{
-            background: "#12151a",
-            border: "1px solid #2e3540",
+            background: "var(--surface)",
+            border: "1px solid var(--border-strong)",
             borderRadius: 8,
             fontSize: 12,
-            color: "#e8eaee",
+            color: "var(--text)",
           }}
-          labelStyle={{ color: "#9aa3b2", marginBottom: 4 }}
+          labelStyle={{ color: "var(--text-muted)", marginBottom: 4 }}
           labelFormatter={(label) => formatValue(label, formats[x])}
           formatter={(value, name) => [formatValue(value, formats[String(name)]), labelOf(String(name))]}
         />
@@ -97,14 +121,14 @@ export function Chart({
           <Legend
             iconType="circle"
             iconSize={8}
-            wrapperStyle={{ fontSize: 12, color: "#9aa3b2" }}
+            wrapperStyle={{ fontSize: 12, color: "var(--text-muted)" }}
             formatter={(value) =>
               `${labelOf(String(value))}${hasRightAxis ? (right.has(String(value)) ? " (right)" : " (left)") : ""}`
             }
           />
         ) : null}
         {y.map((column, index) => {
-          const color = SERIES_COLORS[index % SERIES_COLORS.length] as string;
+          const color = colors.series[index % colors.series.length] as string;
           const common = { dataKey: column, yAxisId: axisOf(index), isAnimationActive: false, name: column };
           switch (type) {
             case "bar":

@@ -15,7 +15,7 @@ export function SourceMark({ source, size = 32 }: { source: SourceName; size?: n
   const mark = MARKS[source];
   return (
     <svg width={size} height={size} viewBox="0 0 32 32" role="img" aria-label={`${source} logo`}>
-      <rect width="32" height="32" rx="8" fill="#15181e" />
+      <rect width="32" height="32" rx="8" style={{ fill: "var(--mark-tile)" }} />
       <rect x="0.5" y="0.5" width="31" height="31" rx="7.5" fill="none" stroke={mark.color} strokeOpacity="0.45" />
       {source === "Polymarket" ? (
         <path

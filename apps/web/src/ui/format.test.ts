@@ -1,5 +1,6 @@
+import type { ChartSpec } from "@epicenter/contracts";
 import { describe, expect, it } from "vitest";
-import { editorUrl } from "./editor-link";
+import { editorUrl, prefillOf } from "./editor-link";
 import { formatCompact, formatDuration, formatTimestamp, formatValue, parseEngineTime, toNumber } from "./format";
 
 describe("formatValue", () => {
@@ -38,9 +39,24 @@ describe("times", () => {
 });
 
 describe("editorUrl", () => {
-  it("encodes the statement and title for the editor's prefill", () => {
-    expect(editorUrl("SELECT * FROM polymarket.markets LIMIT 100", "polymarket.markets")).toBe(
-      "/queries/new?sql=SELECT%20*%20FROM%20polymarket.markets%20LIMIT%20100&title=polymarket.markets",
-    );
+  it("carries the statement and title, and reads back what it wrote", () => {
+    const url = editorUrl({ sql: "SELECT * FROM polymarket.markets LIMIT 100", title: "polymarket.markets" });
+    expect(url).toBe("/queries/new?sql=SELECT+*+FROM+polymarket.markets+LIMIT+100&title=polymarket.markets");
+    expect(prefillOf(new URL(url, "http://x").searchParams)).toEqual({
+      sql: "SELECT * FROM polymarket.markets LIMIT 100",
+      title: "polymarket.markets",
+    });
+  });
+
+  it("carries a chart view, and drops one that is not a chart spec", () => {
+    const view: ChartSpec = { kind: "chart", type: "line", x: "hour", y: ["volume"] };
+    const url = editorUrl({ sql: "SELECT 1", title: "t", view });
+    expect(prefillOf(new URL(url, "http://x").searchParams)?.chart).toEqual(view);
+    expect(prefillOf(new URLSearchParams({ sql: "SELECT 1", chart: '{"kind":"chart"}' }))).toEqual({ sql: "SELECT 1" });
+    expect(editorUrl({ sql: "SELECT 1", view: { kind: "number", column: "n" } })).toBe("/queries/new?sql=SELECT+1");
+  });
+
+  it("asks for nothing without a statement", () => {
+    expect(prefillOf(new URLSearchParams({ title: "only a title" }))).toBeUndefined();
   });
 });

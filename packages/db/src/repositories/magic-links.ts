@@ -1,5 +1,5 @@
 /** Single-use sign-in links, stored as hashes, each valid for a bounded time. */
-import { and, count, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull } from "drizzle-orm";
 import type { AppDb } from "../client";
 import { magicLinkTokens } from "../schema";
 
@@ -39,12 +39,4 @@ export async function consumeMagicLink(db: AppDb, tokenHash: string, now: Date):
     .where(eq(magicLinkTokens.tokenHash, tokenHash));
   if (!link) return { outcome: "unknown" };
   return { outcome: link.usedAt ? "used" : "expired" };
-}
-
-export async function countRecentMagicLinks(db: AppDb, email: string, since: Date): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(magicLinkTokens)
-    .where(and(eq(magicLinkTokens.email, email), gt(magicLinkTokens.createdAt, since)));
-  return Number(row?.n ?? 0);
 }

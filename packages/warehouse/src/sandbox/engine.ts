@@ -16,7 +16,7 @@ export interface EngineStream extends AsyncIterable<Buffer> {
 /** One leased slot of the engine: a worker, or a server connection. */
 export interface EngineSession {
   /** Runs one of our own statements (validation, a tiny answer) and returns its output. */
-  text(sql: string, options?: { format?: string; params?: Record<string, unknown> }): Promise<string>;
+  queryText(sql: string, options?: { format?: string; params?: Record<string, unknown> }): Promise<string>;
   /**
    * Runs a user statement (already validated and wrapped, starting with its tag comment)
    * and yields its output as it is produced, pulled by the reader; with `maxBytes`, stops

@@ -33,14 +33,7 @@ export {
   type StreamUserQueryOptions,
   type UserQueryExport,
 } from "./export";
-export {
-  DEFAULT_ROW_LIMIT,
-  MAX_ROW_LIMIT,
-  type QueryColumn,
-  type RunUserQueryOptions,
-  rowsAsObjects,
-  type UserQueryResult,
-} from "./run";
+export type { RunUserQueryOptions, UserQueryResult } from "./run";
 export {
   DEFAULT_SANDBOX_LIMITS,
   Sandbox,
@@ -52,5 +45,5 @@ export {
   sandboxSettings,
   sandboxUserDdl,
 } from "./sandbox";
-export { MAX_QUERY_LENGTH, type ValidatedStatement } from "./validate";
+export type { ValidatedStatement } from "./validate";
 export type { ConfinementKind } from "./workers/confinement";

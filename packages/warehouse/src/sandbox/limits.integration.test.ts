@@ -71,7 +71,7 @@ describe("a result larger than it looks", () => {
     // 100 rows of 100,000 control characters: 10 MB of data, 60 MB as JSON.
     const result = await sandbox.run("SELECT repeat(char(1), 100000) AS s FROM numbers(100)", { limit: 100 });
     expect(result.truncated).toBe(true);
-    expect(result.rowCount).toBeGreaterThan(0);
+    expect(result.row_count).toBeGreaterThan(0);
     expect(JSON.stringify(result.rows).length).toBeLessThanOrEqual(1024 * 1024);
     expect(sandbox.running()).toEqual([]);
   });
@@ -81,7 +81,7 @@ describe("a result larger than it looks", () => {
     const asArrays = await sandbox.run(sql, { limit: 100_000 });
     const asObjects = await sandbox.run(sql, { limit: 100_000, isKeyed: true });
     expect(asObjects.truncated).toBe(true);
-    expect(asObjects.rowCount).toBeLessThan(asArrays.rowCount);
+    expect(asObjects.row_count).toBeLessThan(asArrays.row_count);
   });
 });
 

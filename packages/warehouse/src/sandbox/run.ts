@@ -9,15 +9,13 @@
  * a result costs: a row of control characters is six times its size as JSON, and one
  * `raw` column can be kilobytes. A cut result is marked `truncated`.
  */
+import { MAX_QUERY_ROW_LIMIT, type QueryColumn, type QueryResult } from "@epicenter/contracts";
 import { QueryEngineError } from "./errors";
 import type { Sandbox, SandboxOwner } from "./sandbox";
 import { newQueryId, wrapWithLimit } from "./sql-text";
 
-export const DEFAULT_ROW_LIMIT = 1_000;
-export const MAX_ROW_LIMIT = 100_000;
-
 export interface RunUserQueryOptions {
-  /** Rows returned at most (1 … MAX_ROW_LIMIT); more set `truncated`. */
+  /** Rows returned at most (1 … MAX_QUERY_ROW_LIMIT); more set `truncated`. */
   limit: number;
   /** Who asks: each owner holds at most a share of the engine. */
   owner?: SandboxOwner;
@@ -33,23 +31,11 @@ export interface RunUserQueryOptions {
   isKeyed?: boolean;
 }
 
-export interface QueryColumn {
-  name: string;
-  /** The engine's type, e.g. `Nullable(Float64)`. */
-  type: string;
-}
-
-export interface UserQueryResult {
-  columns: QueryColumn[];
-  /** One array of values per row, in column order; 64-bit integers as strings. */
-  rows: unknown[][];
-  rowCount: number;
-  /** True when the statement had more rows than `limit`, or more bytes than `maxBytes`. */
-  truncated: boolean;
-  /** From the call to the decoded rows, validation included. */
-  elapsedMs: number;
-  queryId: string;
-}
+/**
+ * The product's one result value (64-bit integers as strings; `execution_time_ms` from the
+ * call to the decoded rows, validation included) and the engine's id of the query.
+ */
+export type UserQueryResult = QueryResult & { queryId: string };
 
 export async function runUserQuery(
   sandbox: Sandbox,
@@ -58,8 +44,8 @@ export async function runUserQuery(
 ): Promise<UserQueryResult> {
   const started = performance.now();
   const { limit } = options;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ROW_LIMIT) {
-    throw new RangeError(`limit must be a whole number from 1 to ${MAX_ROW_LIMIT}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_QUERY_ROW_LIMIT) {
+    throw new RangeError(`limit must be a whole number from 1 to ${MAX_QUERY_ROW_LIMIT}`);
   }
   const queryId = options.queryId ?? newQueryId();
   const maxBytes = options.maxBytes ?? sandbox.limits.maxResultBytes;
@@ -84,9 +70,9 @@ export async function runUserQuery(
         return {
           columns: read.columns,
           rows: read.rows,
-          rowCount: read.rows.length,
+          row_count: read.rows.length,
           truncated: read.isTruncated,
-          elapsedMs: Math.round((performance.now() - started) * 100) / 100,
+          execution_time_ms: Math.round((performance.now() - started) * 100) / 100,
           queryId,
         };
       } catch (error) {
@@ -181,6 +167,3 @@ function keyedOverhead(names: readonly string[]): number {
 }
 
 /** Rows as objects keyed by column name, the shape of the API's `result.data`. */
-export function rowsAsObjects(columns: readonly QueryColumn[], rows: readonly unknown[][]): Record<string, unknown>[] {
-  return rows.map((row) => Object.fromEntries(columns.map((column, index) => [column.name, row[index]])));
-}

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { rowsAsObjects } from "@epicenter/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openWarehouse, type Warehouse } from "../client";
 import { migrateWarehouse } from "../migrate";
@@ -13,7 +14,6 @@ import {
   QueryTimeoutError,
   SandboxRefusal,
 } from "./errors";
-import { rowsAsObjects } from "./run";
 import { Sandbox } from "./sandbox";
 
 const dir = mkdtempSync(join(tmpdir(), "epicenter-sandbox-"));
@@ -218,7 +218,7 @@ describe("the sandbox runs market SQL", () => {
     const result = await sandbox.run(sql, { limit: 100 });
     expect(result.rows, JSON.stringify(result.rows)).toEqual(rows);
     expect(result.truncated).toBe(false);
-    expect(result.rowCount).toBe(rows.length);
+    expect(result.row_count).toBe(rows.length);
   });
 
   it("returns the engine's column types, and objects for the API", async () => {
@@ -230,14 +230,14 @@ describe("the sandbox runs market SQL", () => {
       { name: "b", type: "String" },
       { name: "c", type: "Nullable(Float64)" },
     ]);
-    expect(rowsAsObjects(result.columns, result.rows)).toEqual([{ a: "1", b: "x", c: 1.5 }]);
-    expect(result.elapsedMs).toBeGreaterThan(0);
+    expect(rowsAsObjects(result)).toEqual([{ a: "1", b: "x", c: 1.5 }]);
+    expect(result.execution_time_ms).toBeGreaterThan(0);
   });
 
   it("returns exactly the limit and says the result was cut", async () => {
     const cut = await sandbox.run("SELECT number FROM numbers(100000)", { limit: 10 });
     expect(cut.rows).toHaveLength(10);
-    expect(cut.rowCount).toBe(10);
+    expect(cut.row_count).toBe(10);
     expect(cut.truncated).toBe(true);
     const whole = await sandbox.run("SELECT number FROM numbers(10)", { limit: 10 });
     expect(whole.rows).toHaveLength(10);

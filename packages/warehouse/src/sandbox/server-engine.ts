@@ -66,7 +66,7 @@ export class ServerEngine implements SandboxEngine {
     const release = await this.gate.enter(owner, signal);
     try {
       return await work({
-        text: (sql, options = {}) => textOf(this.client, sql, options),
+        queryText: (sql, options = {}) => textOf(this.client, sql, options),
         stream: (sql, options) => this.stream(sql, options.format, options.queryId),
       });
     } finally {

@@ -10,17 +10,15 @@
  * 3. `EXPLAIN AST <statement>`: the engine's syntax tree, which parses and executes
  *    nothing, checked against the allow-list (`allow-list.ts`).
  *
- * Both engine calls are about a millisecond each on chDB (measured: `formatQuery` 1.3 ms,
- * `EXPLAIN AST` 0.9 ms warm), and run on the engine session (the confined worker) that
- * then runs the query, so the parser never runs with more rights than the query would.
+ * Both engine calls run on the engine session (the confined worker) that then runs the
+ * query, so the parser never runs with more rights than the query would. Their cost is in
+ * docs/BENCHMARKS.md ("Sandbox choices").
  */
+import { MAX_QUERY_LENGTH } from "@epicenter/contracts";
 import { type AllowListPolicy, checkStatementTree, parseAstDump } from "./allow-list";
 import type { EngineSession } from "./engine";
 import { QueryEngineError, readEngineFailure, SandboxRefusal, syntaxErrorFrom } from "./errors";
 import { cteNames, refuseByWords, SETTINGS_REFUSAL, singleStatement } from "./sql-text";
-
-/** Longest statement accepted; the engine's `max_query_size` is 256 KiB and our wrapping needs room. */
-export const MAX_QUERY_LENGTH = 100_000;
 
 export interface ValidatedStatement {
   /** The statement as submitted, without a trailing `;` and what followed it. */
@@ -66,7 +64,7 @@ export async function validateOn(
   refuseByWords(statement.tokens);
 
   try {
-    await session.text("SELECT formatQuery({sql:String})", { params: { sql: statement.body } });
+    await session.queryText("SELECT formatQuery({sql:String})", { params: { sql: statement.body } });
   } catch (error) {
     const failure = readEngineFailure(error);
     if (failure.message.includes("Multi-statements are not allowed")) {
@@ -78,7 +76,7 @@ export async function validateOn(
 
   let dump: string;
   try {
-    dump = await session.text(`EXPLAIN AST\n${statement.body}\n`);
+    dump = await session.queryText(`EXPLAIN AST\n${statement.body}\n`);
   } catch (error) {
     // `formatQuery` accepted it, so this is a statement EXPLAIN cannot show (a bare
     // `SET`, `USE`…): not one we run either.

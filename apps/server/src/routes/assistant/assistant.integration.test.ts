@@ -262,13 +262,26 @@ describe("analyst", () => {
       markdown: "- 3 open markets\n- 2 are below 50% yes",
       charts: [
         {
-          title: "Markets by likelihood",
-          sql: byBucket,
-          chart: { kind: "chart", type: "bar", x: "bucket", y: ["markets"] },
-          data: [
-            { bucket: "likely", markets: 2, volume: 10300 },
-            { bucket: "unlikely", markets: 1, volume: 56000 },
-          ],
+          node: {
+            kind: "sql",
+            sql: byBucket,
+            title: "Markets by likelihood",
+            view: { kind: "chart", type: "bar", x: "bucket", y: ["markets"] },
+          },
+          result: expect.objectContaining({
+            columns: [
+              { name: "bucket", type: "String" },
+              { name: "markets", type: "UInt64" },
+              { name: "volume", type: "Nullable(Float64)" },
+            ],
+            // 64-bit counts travel as text, as in every result; the chart reads them as numbers.
+            rows: [
+              ["likely", "2", 10300],
+              ["unlikely", "1", 56000],
+            ],
+            row_count: 2,
+            truncated: false,
+          }),
         },
       ],
     });

@@ -13,17 +13,17 @@ import { streamSSE } from "hono/streaming";
 import type { AppEnv } from "../../http/env";
 import { mount } from "../../http/mount";
 import { runSeismo, type SeismoDeps, SeismoError } from "../../services/seismo/agent";
-import { readSeismoRequest } from "./seismo-request";
+import { seismoRequest } from "./seismo-request";
 
 /** How long one event may wait for the client to take the previous ones. */
 export const IDLE_WRITE_MS = 20_000;
 
 export function postGenerateStream(app: Hono<AppEnv>, deps: SeismoDeps): void {
-  mount(app, endpoints.assistantStream, async (c) => {
+  mount(app, endpoints.assistantStream, async ({ body, c }) => {
     const gone = new AbortController();
     const onClientGone = () => gone.abort();
     c.req.raw.signal.addEventListener("abort", onClientGone, { once: true });
-    const request = await readSeismoRequest(c, deps, gone.signal);
+    const request = seismoRequest(body, c, deps, gone.signal);
     c.header("cache-control", "no-cache, no-transform");
     c.header("x-accel-buffering", "no");
     return streamSSE(c, async (stream) => {

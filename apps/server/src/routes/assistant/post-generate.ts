@@ -5,13 +5,13 @@ import type { AppEnv } from "../../http/env";
 import { HttpError } from "../../http/errors";
 import { mount } from "../../http/mount";
 import { runSeismo, type SeismoDeps, SeismoError } from "../../services/seismo/agent";
-import { readSeismoRequest } from "./seismo-request";
+import { seismoRequest } from "./seismo-request";
 
 export function postGenerate(app: Hono<AppEnv>, deps: SeismoDeps): void {
-  mount(app, endpoints.assistantGenerate, async (c) => {
-    const request = await readSeismoRequest(c, deps, c.req.raw.signal);
+  mount(app, endpoints.assistantGenerate, async ({ body, c }) => {
+    const request = seismoRequest(body, c, deps, c.req.raw.signal);
     try {
-      return c.json(await runSeismo(deps, request, () => {}), 200);
+      return await runSeismo(deps, request, () => {});
     } catch (error) {
       if (!(error instanceof SeismoError)) throw error;
       switch (error.code) {

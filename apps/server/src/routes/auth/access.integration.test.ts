@@ -1,8 +1,8 @@
 import { existsSync, readdirSync } from "node:fs";
 import { ZApiError, ZApiKeyList, ZCreatedApiKey, ZSessionResponse, ZSessionTokens } from "@epicenter/contracts";
-import { addToAllowList, listWaitlist, removeFromAllowList } from "@epicenter/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSignInLimits } from "../../services/access/rate-limits";
+import { allowEmail, disallowEmail, waitlistView } from "../../services/admin/admin";
 import { bearer, json, latestMailTo, signIn, tokenOf } from "../../testing/sign-in";
 import { createTestApp, type TestApp } from "../../testing/test-app";
 
@@ -44,7 +44,9 @@ describe("magic link", () => {
       expect((await errorOf(response)).message).toContain("not whitelisted");
     }
     expect(outboxCount()).toBe(before);
-    const waiting = (await listWaitlist(db())).filter((entry) => entry.email === "stranger@example.com");
+    const waiting = (await waitlistView({ db: db() })).entries.filter(
+      (entry) => entry.email === "stranger@example.com",
+    );
     expect(waiting).toHaveLength(1);
   });
 
@@ -94,7 +96,7 @@ describe("magic link", () => {
   });
 
   it("limits how many links one address can ask for, with 429 and Retry-After", async () => {
-    await addToAllowList(db(), "busy@example.com");
+    await allowEmail({ db: db(), adminEmails: [] }, "busy@example.com", "test");
     const app = t.withApp({ signInLimits: createSignInLimits({ perAddress: 2 }) });
     const before = outboxCount();
     const ask = () => app.request("/api/auth/magic-link", json({ email: "busy@example.com" }));
@@ -138,11 +140,11 @@ describe("sessions", () => {
 
   it("refuses guarded endpoints without a session, and once the user leaves the allow-list", async () => {
     expect((await t.app.request("/api/keys/list")).status).toBe(401);
-    await addToAllowList(db(), "temp@example.com");
+    await allowEmail({ db: db(), adminEmails: [] }, "temp@example.com", "test");
     const session = await signIn(t, "temp@example.com");
     expect((await t.app.request("/api/keys/list", bearer(session.access_token))).status).toBe(200);
 
-    await removeFromAllowList(db(), "temp@example.com");
+    await disallowEmail({ db: db() }, "temp@example.com");
     const denied = await t.app.request("/api/keys/list", bearer(session.access_token));
     expect(denied.status).toBe(403);
     expect((await errorOf(denied)).message).toBe("Your email (temp@example.com) is not whitelisted for access.");
@@ -268,7 +270,7 @@ describe("admin", () => {
 
   it("shows an ADMIN_EMAILS admin's allow-list entry as an admin's", async () => {
     const boss = await signIn(t, "boss@example.com");
-    await addToAllowList(db(), "boss@example.com", "ALLOWED_EMAILS");
+    await allowEmail({ db: db(), adminEmails: [] }, "boss@example.com", "ALLOWED_EMAILS");
     const { entries } = (await (await t.app.request("/api/admin/allow-list", bearer(boss.access_token))).json()) as {
       entries: Array<{ email: string; is_admin: boolean }>;
     };
@@ -285,7 +287,9 @@ describe("admin", () => {
     );
     expect(approved.status).toBe(200);
     expect(latestMailTo(t.outboxDir, "newcomer@example.com").link).toContain("/auth/callback?token=");
-    expect((await listWaitlist(db())).map((entry) => entry.email)).not.toContain("newcomer@example.com");
+    expect((await waitlistView({ db: db() })).entries.map((entry) => entry.email)).not.toContain(
+      "newcomer@example.com",
+    );
     const users = await (await t.app.request("/api/admin/users", bearer(boss.access_token))).json();
     expect(JSON.stringify(users)).toContain("ada@example.com");
   });

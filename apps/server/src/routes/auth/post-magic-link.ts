@@ -1,15 +1,14 @@
-import { endpoints, ZMagicLinkRequest } from "@epicenter/contracts";
+import { endpoints } from "@epicenter/contracts";
 import type { Hono } from "hono";
 import { clientIp } from "../../http/access";
 import type { AppEnv } from "../../http/env";
-import { HttpError, readJson } from "../../http/errors";
+import { HttpError } from "../../http/errors";
 import { mount } from "../../http/mount";
 import { MAGIC_LINK_TTL_MINUTES, type MagicLinkDeps, requestMagicLink } from "../../services/access/magic-link";
 import { RateLimited } from "../../services/access/rate-limits";
 
 export function postMagicLink(app: Hono<AppEnv>, deps: MagicLinkDeps): void {
-  mount(app, endpoints.requestMagicLink, async (c) => {
-    const body = await readJson(c, ZMagicLinkRequest);
+  mount(app, endpoints.requestMagicLink, async ({ body, c }) => {
     let result: Awaited<ReturnType<typeof requestMagicLink>>;
     try {
       result = await requestMagicLink(deps, { email: body.email, redirectTo: body.redirect_to, ip: clientIp(c) });
@@ -30,13 +29,10 @@ export function postMagicLink(app: Hono<AppEnv>, deps: MagicLinkDeps): void {
         { waitlisted: true },
       );
     }
-    return c.json(
-      {
-        status: "sent" as const,
-        message: "Check your email for the magic link!",
-        expires_in_minutes: MAGIC_LINK_TTL_MINUTES,
-      },
-      200,
-    );
+    return {
+      status: "sent" as const,
+      message: "Check your email for the magic link!",
+      expires_in_minutes: MAGIC_LINK_TTL_MINUTES,
+    };
   });
 }

@@ -7,10 +7,10 @@ import type { AccessDeps } from "../../services/access/principal";
 import { signOut } from "../../services/access/sessions";
 
 export function postSignOut(app: Hono<AppEnv>, deps: AccessDeps): void {
-  mount(app, endpoints.signOut, async (c) => {
+  mount(app, endpoints.signOut, async ({ c }) => {
     const principal = await c.get("resolvePrincipal")();
     if (!principal?.sessionId) throw unauthorized("Auth session missing");
     await signOut(deps, principal.sessionId);
-    return c.body(null, 204);
+    return null;
   });
 }

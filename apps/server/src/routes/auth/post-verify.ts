@@ -1,11 +1,11 @@
-import { endpoints, ZVerifyRequest } from "@epicenter/contracts";
+import { endpoints } from "@epicenter/contracts";
 import type { Hono } from "hono";
 import type { AppEnv } from "../../http/env";
-import { badRequest, readJson } from "../../http/errors";
+import { badRequest } from "../../http/errors";
 import { mount } from "../../http/mount";
 import { verifyMagicLink } from "../../services/access/magic-link";
 import type { AccessDeps } from "../../services/access/principal";
-import { sessionTokensJson } from "./session-json";
+import { sessionTokensJson } from "../../services/access/sessions";
 
 const REFUSALS = {
   unknown: "This sign-in link is not valid. Ask for a new one.",
@@ -14,10 +14,9 @@ const REFUSALS = {
 } as const;
 
 export function postVerify(app: Hono<AppEnv>, deps: AccessDeps): void {
-  mount(app, endpoints.verifyMagicLink, async (c) => {
-    const { token } = await readJson(c, ZVerifyRequest);
-    const result = await verifyMagicLink(deps, token);
+  mount(app, endpoints.verifyMagicLink, async ({ body }) => {
+    const result = await verifyMagicLink(deps, body.token);
     if (result.outcome !== "ok") throw badRequest(REFUSALS[result.outcome], { reason: result.outcome });
-    return c.json(sessionTokensJson(result.session, result.redirectTo), 200);
+    return sessionTokensJson(result.session, result.redirectTo);
   });
 }

@@ -31,12 +31,12 @@ export function getSqlDialect(
       types: types.map((row) => row.name),
     };
   };
-  mount(app, endpoints.sqlDialect, async (c) => {
+  mount(app, endpoints.sqlDialect, async ({ c }) => {
     dialect ??= load().catch((error: unknown) => {
       dialect = undefined;
       throw error;
     });
     c.header("cache-control", "private, max-age=3600");
-    return c.json(await dialect, 200);
+    return dialect;
   });
 }

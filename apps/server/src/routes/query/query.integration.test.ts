@@ -1,9 +1,17 @@
-import { ZApiError, ZQueryStats, ZRunQueryResponse, ZSavedQuery, ZSavedQueryList } from "@epicenter/contracts";
-import { addToAllowList, listVisibleQueries } from "@epicenter/db";
+import {
+  ZApiError,
+  ZQueryResult,
+  ZQueryStats,
+  ZRunQueryResponse,
+  ZSavedQuery,
+  ZSavedQueryList,
+} from "@epicenter/contracts";
 import { toDateTime64 } from "@epicenter/warehouse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { allowEmail } from "../../services/admin/admin";
 import { createQueryAdmission } from "../../services/queries/admission";
 import { EXAMPLE_QUERIES } from "../../services/queries/examples";
+import { visibleQueries } from "../../services/queries/saved-queries";
 import { bearer, json, signIn } from "../../testing/sign-in";
 import { createTestApp, type TestApp } from "../../testing/test-app";
 
@@ -176,6 +184,44 @@ describe("POST /api/query", () => {
   });
 });
 
+describe("POST /api/query/rows", () => {
+  const rows = (token: string, body: unknown) => t.app.request("/api/query/rows", json(body, { token }));
+
+  it("answers the same run as value arrays, exact when two columns share a name", async () => {
+    const response = await rows(ada, { query: "SELECT id, upper(id) AS id_upper FROM polymarket.markets ORDER BY id" });
+    expect(response.status).toBe(200);
+    const result = ZQueryResult.parse(await response.json());
+    expect(result.columns).toEqual([
+      { name: "id", type: "String" },
+      { name: "id_upper", type: "String" },
+    ]);
+    expect(result.rows).toEqual([
+      ["1", "1"],
+      ["2", "2"],
+      ["3", "3"],
+    ]);
+    expect(result).toMatchObject({ row_count: 3, truncated: false });
+    // Objects keyed by name would keep one of two columns called alike; arrays keep both.
+    const twins = ZQueryResult.parse(await (await rows(ada, { query: "SELECT 1 AS a, 2 AS b, 3 AS c" })).json());
+    expect(twins.rows).toEqual([[1, 2, 3]]);
+    const same = ZQueryResult.parse(await (await rows(ada, { query: "SELECT number, number FROM numbers(2)" })).json());
+    expect(same.columns.map((column) => column.name)).toEqual(["number", "number"]);
+    expect(same.rows).toEqual([
+      ["0", "0"],
+      ["1", "1"],
+    ]);
+  });
+
+  it("fails as POST /api/query does: 400 with the position, 404 for an unseen saved query", async () => {
+    const failed = await rows(ada, { query: "SELECT nope FROM polymarket.markets" });
+    expect(failed.status).toBe(400);
+    expect((await errorOf(failed)).code).toBe("invalid_sql");
+    const missing = await rows(ada, { query_id: "00000000-0000-4000-8000-000000000000" });
+    expect(missing.status).toBe(404);
+    expect((await rows(ada, {})).status).toBe(400);
+  });
+});
+
 describe("saved queries", () => {
   const save = (token: string, body: Record<string, unknown>) => t.app.request("/api/queries", json(body, { token }));
 
@@ -215,10 +261,10 @@ describe("saved queries", () => {
     expect(asGrace).toMatchObject({ is_owner: false, author: "Community" });
 
     // Without anyone signed in, only examples and public queries are visible.
-    const anonymous = await listVisibleQueries(t.stores.appDatabase.db, null);
+    const anonymous = await visibleQueries({ db: t.stores.appDatabase.db }, null);
     expect(anonymous.map((q) => q.title)).toContain("Shared");
     expect(anonymous.map((q) => q.title)).not.toContain("Secret");
-    expect(anonymous.filter((q) => q.isExample)).toHaveLength(EXAMPLE_QUERIES.length);
+    expect(anonymous.filter((q) => q.is_example)).toHaveLength(EXAMPLE_QUERIES.length);
   });
 
   it("lets only the owner change or delete a query, and nobody an example", async () => {
@@ -263,7 +309,7 @@ describe("saved queries", () => {
   });
 
   it("works with an API key for reads but not for writes", async () => {
-    await addToAllowList(t.stores.appDatabase.db, "ada@example.com");
+    await allowEmail({ db: t.stores.appDatabase.db, adminEmails: [] }, "ada@example.com", "test");
     const key = (await (
       await t.app.request("/api/keys/create", json({ name: "k", user_id: adaId }, { token: ada }))
     ).json()) as { key: string };

@@ -1,15 +1,15 @@
 import { endpoints } from "@epicenter/contracts";
-import type { Context, Hono } from "hono";
+import type { Hono } from "hono";
 import type { AppEnv } from "../../http/env";
 import { mount } from "../../http/mount";
 import { getPlatformStats, type PlatformStatsDeps } from "../../services/screens/platform-stats";
 
 /** `GET /api/stats`, and the same answer at the older `GET /stats` of SPEC §7. */
-export function getStatsRoutes(app: Hono<AppEnv>, deps: PlatformStatsDeps): void {
-  const handler = async (c: Context<AppEnv>) => {
-    c.header("cache-control", "no-store");
-    return c.json(await getPlatformStats(deps), 200);
-  };
-  mount(app, endpoints.platformStats, handler);
-  mount(app, endpoints.platformStatsLegacy, handler);
+export function getStats(app: Hono<AppEnv>, deps: PlatformStatsDeps): void {
+  for (const endpoint of [endpoints.platformStats, endpoints.platformStatsLegacy]) {
+    mount(app, endpoint, async ({ c }) => {
+      c.header("cache-control", "no-store");
+      return getPlatformStats(deps);
+    });
+  }
 }

@@ -4,7 +4,13 @@
  * Pulse dashboards running through the query service on generated history plus one real
  * sync run against the replay server.
  */
-import type { Dashboard, DashboardSummary, PlatformStats, TileResult } from "@epicenter/contracts";
+import {
+  type Dashboard,
+  type DashboardSummary,
+  type PlatformStats,
+  rowsAsObjects,
+  type TileResult,
+} from "@epicenter/contracts";
 import { generateDemoHistory, type ReplayServer, runSync, silentLogger, startReplayServer } from "@epicenter/ingest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn } from "../../testing/sign-in";
@@ -128,11 +134,11 @@ describe("the dashboards", () => {
         expect(response.status, `${tile.id}: ${await response.clone().text()}`).toBe(200);
         const result = (await response.json()) as TileResult;
         expect(result.row_count, tile.id).toBeGreaterThan(0);
-        if (tile.chart.kind === "number")
-          expect(Number(result.data[0]?.[tile.chart.column]), tile.id).toBeGreaterThan(0);
-        if (tile.chart.kind === "chart") {
+        const view = tile.node.view;
+        if (view.kind === "number") expect(Number(rowsAsObjects(result)[0]?.[view.column]), tile.id).toBeGreaterThan(0);
+        if (view.kind === "chart") {
           const names = result.columns.map((column) => column.name);
-          expect(names, tile.id).toEqual(expect.arrayContaining([tile.chart.x, ...tile.chart.y]));
+          expect(names, tile.id).toEqual(expect.arrayContaining([view.x, ...view.y]));
         }
       }
     });

@@ -10,8 +10,7 @@ export function getSyncStatusRoutes(
   app: Hono<AppEnv>,
   deps: { warehouse: Warehouse; syncState?: (() => SchedulerState) | undefined },
 ): void {
-  const handler = async (c: Parameters<Parameters<typeof mount>[2]>[0]) =>
-    c.json(await getSyncStatus(deps.warehouse, deps.syncState?.()), 200);
-  mount(app, endpoints.syncStatus, handler);
-  mount(app, endpoints.syncStatusLegacy, handler);
+  for (const endpoint of [endpoints.syncStatus, endpoints.syncStatusLegacy]) {
+    mount(app, endpoint, () => getSyncStatus(deps.warehouse, deps.syncState?.()));
+  }
 }

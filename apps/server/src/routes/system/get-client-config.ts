@@ -12,5 +12,5 @@ export function getClientConfig(app: Hono<AppEnv>, config: Pick<Config, "analyti
     seismo_configured: Boolean(config.seismo.baseUrl && config.seismo.model),
     support: { email: config.support.email ?? null, community_url: config.support.communityUrl ?? null },
   };
-  mount(app, endpoints.clientConfig, (c) => c.json(body, 200));
+  mount(app, endpoints.clientConfig, async () => body);
 }

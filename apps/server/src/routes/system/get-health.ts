@@ -5,9 +5,10 @@ import { mount } from "../../http/mount";
 import { checkHealth, type HealthDeps } from "../../services/health/check-health";
 
 export function getHealth(app: Hono<AppEnv>, deps: HealthDeps): void {
-  mount(app, endpoints.health, async (c) => {
+  mount(app, endpoints.health, async ({ c }) => {
     const health = await checkHealth(deps);
     c.header("cache-control", "no-store");
-    return c.json(health, health.status === "healthy" ? 200 : 503);
+    // The unhealthy answer carries the same body under 503.
+    return health.status === "healthy" ? health : c.json(health, 503);
   });
 }

@@ -10,5 +10,5 @@ export function getOpenApi(app: Hono<AppEnv>, deps: { publicUrl: string; version
     version: deps.version,
     serverUrl: deps.publicUrl,
   });
-  mount(app, endpoints.openapi, (c) => c.json(document));
+  mount(app, endpoints.openapi, async () => document);
 }

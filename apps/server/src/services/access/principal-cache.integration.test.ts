@@ -53,7 +53,7 @@ async function signedIn(userId: string) {
 describe("callers kept in memory", () => {
   it("answers a repeated key from memory: a change made behind the repositories' back is not seen", async () => {
     const user = await allowedUser("memory@example.com");
-    const { key } = await createKeyForUser(store.db, user.id, "bot");
+    const { key } = await createKeyForUser(store, user.id, "bot");
     expect((await resolvePrincipal(deps, key))?.user.email).toBe("memory@example.com");
     // Raw SQL announces nothing, so the cached caller stays: this is why the server keeps
     // callers in memory only on the embedded database, which no other process writes.
@@ -64,19 +64,19 @@ describe("callers kept in memory", () => {
 
   it("stops a revoked key at once", async () => {
     const user = await allowedUser("revoke@example.com");
-    const { key, apiKey } = await createKeyForUser(store.db, user.id, "bot");
-    expect(await resolvePrincipal(deps, key)).toMatchObject({ via: "api_key", apiKeyId: apiKey.id });
-    expect(await revokeApiKey(store.db, user.id, apiKey.id, now)).toBe(true);
+    const { key, id: keyId } = await createKeyForUser(store, user.id, "bot");
+    expect(await resolvePrincipal(deps, key)).toMatchObject({ via: "api_key", apiKeyId: keyId });
+    expect(await revokeApiKey(store.db, user.id, keyId, now)).toBe(true);
     expect(await resolvePrincipal(deps, key)).toBeUndefined();
   });
 
   it("does not keep a lookup that raced a revocation", async () => {
     const user = await allowedUser("race@example.com");
-    const { key, apiKey } = await createKeyForUser(store.db, user.id, "bot");
+    const { key, id: keyId } = await createKeyForUser(store, user.id, "bot");
     // The lookup reads the live key, then the revocation commits before the lookup ends.
     const racing = resolvePrincipal(deps, key);
-    const revoking = revokeApiKey(store.db, user.id, apiKey.id, now);
-    expect((await racing)?.apiKeyId).toBe(apiKey.id);
+    const revoking = revokeApiKey(store.db, user.id, keyId, now);
+    expect((await racing)?.apiKeyId).toBe(keyId);
     await revoking;
     expect(await resolvePrincipal(deps, key)).toBeUndefined();
   });
@@ -109,7 +109,7 @@ describe("callers kept in memory", () => {
 
   it("follows the allow-list at once: removed, added back, promoted", async () => {
     const user = await allowedUser("listed@example.com");
-    const { key } = await createKeyForUser(store.db, user.id, "bot");
+    const { key } = await createKeyForUser(store, user.id, "bot");
     expect(await resolvePrincipal(deps, key)).toMatchObject({ isAllowed: true, isAdmin: false });
     await removeFromAllowList(store.db, "Listed@Example.com");
     expect(await resolvePrincipal(deps, key)).toMatchObject({ isAllowed: false });
@@ -121,10 +121,10 @@ describe("callers kept in memory", () => {
 
   it("touches last_used_at at most once a minute, from memory too", async () => {
     const user = await allowedUser("touch@example.com");
-    const { key, apiKey } = await createKeyForUser(store.db, user.id, "bot");
+    const { key, id: keyId } = await createKeyForUser(store, user.id, "bot");
     const lastUsed = async () =>
       (
-        (await store.db.execute(sql`SELECT last_used_at FROM api_keys WHERE id = ${apiKey.id}`)) as unknown as {
+        (await store.db.execute(sql`SELECT last_used_at FROM api_keys WHERE id = ${keyId}`)) as unknown as {
           rows: Array<{ last_used_at: string | Date | null }>;
         }
       ).rows[0]?.last_used_at;

@@ -2,6 +2,7 @@
  * Session tokens: an access token that works for an hour and a refresh token that works
  * for 30 days. Refreshing rotates both; signing out revokes the session server-side.
  */
+import type { SessionTokens, SessionUser } from "@epicenter/contracts";
 import {
   findSessionByRefreshHash,
   revokeSession,
@@ -48,4 +49,20 @@ export async function refreshSession(deps: AccessDeps, refreshToken: string): Pr
 
 export async function signOut(deps: AccessDeps, sessionId: string): Promise<void> {
   await revokeSession(deps.db, sessionId, deps.clock());
+}
+
+/** The signed-in user as the API shows them. */
+export function sessionUserJson(user: User, role: { isAllowed: boolean; isAdmin: boolean }): SessionUser {
+  return { id: user.id, email: user.email, is_admin: role.isAdmin, is_allowed: role.isAllowed };
+}
+
+/** Issued tokens as the API answers them. */
+export function sessionTokensJson(session: IssuedSession, redirectTo: string): SessionTokens {
+  return {
+    access_token: session.accessToken,
+    refresh_token: session.refreshToken,
+    expires_at: session.accessExpiresAt.toISOString(),
+    user: sessionUserJson(session.user, session),
+    redirect_to: redirectTo,
+  };
 }

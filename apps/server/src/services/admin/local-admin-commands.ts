@@ -70,8 +70,8 @@ export async function runAdminCommand(deps: AdminCommandDeps, command: AdminComm
         );
       }
       const user = await upsertUserByEmail(db, command.email);
-      const { apiKey, key } = await createKeyForUser(db, user.id, command.name);
-      return `Created API key "${apiKey.name}" for ${command.email}. It is shown this once:\n\n${key}\n`;
+      const { name, key } = await createKeyForUser({ db }, user.id, command.name);
+      return `Created API key "${name}" for ${command.email}. It is shown this once:\n\n${key}\n`;
     }
   }
 }

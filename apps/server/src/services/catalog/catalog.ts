@@ -4,8 +4,9 @@
  * history) and engine or foreign system schemas are hidden by rule, not by accident.
  * Sample rows are read through the same sandbox as user SQL.
  */
-import type { Namespace, SampleData, Table } from "@epicenter/contracts";
-import { MARKET_DATABASES, type Sandbox, tableRowCounts, type Warehouse } from "@epicenter/warehouse";
+import type { Namespace, QueryResult, Table } from "@epicenter/contracts";
+import { MARKET_DATABASES, tableRowCounts, type Warehouse } from "@epicenter/warehouse";
+import { type QueryServiceDeps, runQuery } from "../queries/run-query";
 import { describeColumn, describeTable } from "./descriptions";
 
 const HIDDEN_PREFIXES = ["duckdb_", "information_schema", "pg_catalog", ".inner"];
@@ -81,23 +82,33 @@ export async function getTable(warehouse: Warehouse, namespace: string, name: st
   return tables.find((table) => table.namespace === namespace && table.name === name);
 }
 
-/** Sample rows of a catalog table, through the sandbox; undefined for a hidden or unknown table. */
+/**
+ * Sample rows of a catalog table, run as a user query (`runQuery`: the same admission,
+ * sandbox and run record as the editor); undefined for a hidden or unknown table.
+ */
 export async function sampleTable(
-  deps: { warehouse: Warehouse; sandbox: Sandbox },
+  deps: QueryServiceDeps & { warehouse: Warehouse },
   namespace: string,
   name: string,
-  limit: number,
-): Promise<SampleData | undefined> {
+  request: {
+    limit: number;
+    userId: string | null;
+    apiKeyId: string | null;
+    origin: "catalog" | "seismo";
+    signal?: AbortSignal | undefined;
+  },
+): Promise<{ sql: string; result: QueryResult } | undefined> {
   const table = await getTable(deps.warehouse, namespace, name);
   if (!table) return undefined;
   // Names come from the engine's own catalog, never from the request.
-  const result = await deps.sandbox.run(`SELECT * FROM ${table.namespace}.${table.name} LIMIT ${limit}`, {
-    limit,
-    owner: "catalog",
+  const sql = `SELECT * FROM ${table.namespace}.${table.name} LIMIT ${request.limit}`;
+  const result = await runQuery(deps, {
+    sql,
+    limit: request.limit,
+    userId: request.userId,
+    apiKeyId: request.apiKeyId,
+    origin: request.origin,
+    ...(request.signal ? { signal: request.signal } : {}),
   });
-  return {
-    columns: result.columns.map((column) => column.name),
-    sample_data: result.rows,
-    sample_size: result.rowCount,
-  };
+  return { sql, result };
 }

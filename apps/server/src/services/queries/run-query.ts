@@ -1,11 +1,20 @@
 /**
- * The one way user SQL runs, for the editor, the REST API, dashboards and Seismo alike:
- * the sandbox checks and runs it, and every run — success or failure — is recorded in
- * `query_runs` for the statistics and the admin's error list. Recording is write-behind
- * (`run-recorder.ts`) and never fails a query: a run that could not be recorded is logged.
+ * The one way user SQL runs, for the editor, the REST API, dashboards, the catalog's
+ * samples, downloads and Seismo alike: admission (a bounded queue, per caller too), the
+ * sandbox, and a record of every run — success or failure — in `query_runs` for the
+ * statistics and the admin's error list. Recording is write-behind (`run-recorder.ts`) and
+ * never fails a query: a run that could not be recorded is logged. A run's start is the
+ * injected clock's; its duration is measured, never a difference of two clocks.
  */
+import type { QueryResult } from "@epicenter/contracts";
 import type { AppDb, QueryRunRecord } from "@epicenter/db";
-import { type Sandbox, SandboxError, type UserQueryResult } from "@epicenter/warehouse";
+import {
+  type ExportFormat,
+  type Sandbox,
+  SandboxError,
+  type UserQueryExport,
+  type UserQueryResult,
+} from "@epicenter/warehouse";
 import type { Logger } from "pino";
 import { type QueryAdmission, QueryServiceBusy } from "./admission";
 import type { QueryRunRecorder } from "./run-recorder";
@@ -37,13 +46,11 @@ export function ownerOf(request: Pick<QueryRequest, "userId" | "apiKeyId">): str
   return request.userId ?? request.apiKeyId ?? "anonymous";
 }
 
-export async function runQuery(deps: QueryServiceDeps, request: QueryRequest): Promise<UserQueryResult> {
+export async function runQuery(deps: QueryServiceDeps, request: QueryRequest): Promise<QueryResult> {
   const startedAt = deps.clock();
   const started = performance.now();
-  let result: UserQueryResult | undefined;
-  let failure: unknown = null;
+  const owner = ownerOf(request);
   try {
-    const owner = ownerOf(request);
     const answer = await deps.admission.run(owner, () =>
       deps.sandbox.run(request.sql, {
         limit: request.limit,
@@ -53,28 +60,77 @@ export async function runQuery(deps: QueryServiceDeps, request: QueryRequest): P
         ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
       }),
     );
-    result = answer;
-    return answer;
+    record(deps, request, startedAt, {
+      durationMs: answer.execution_time_ms,
+      rowCount: answer.row_count,
+      failure: null,
+    });
+    const { queryId: _queryId, ...result } = answer;
+    return result;
   } catch (error) {
-    failure = error;
+    record(deps, request, startedAt, { durationMs: performance.now() - started, rowCount: 0, failure: error });
     throw error;
-  } finally {
-    const run: QueryRunRecord = {
-      queryId: request.savedQueryId ?? null,
-      userId: request.userId ?? null,
-      apiKeyId: request.apiKeyId ?? null,
-      origin: request.origin,
-      sql: request.sql,
-      startedAt,
-      durationMs: Math.round(result?.elapsedMs ?? performance.now() - started),
-      rowCount: result?.rowCount ?? 0,
-      error: result ? null : runErrorText(failure),
-    };
-    deps.queryRuns.record(run);
+  }
+}
+
+/**
+ * Starts a download of the result (CSV, JSON or Parquet) and resolves when its first
+ * bytes are ready; the run is recorded when the download ends, with the rows it wrote
+ * and what cut it short (the reader left, stalled, the time limit).
+ */
+export async function streamQuery(
+  deps: QueryServiceDeps,
+  request: Omit<QueryRequest, "limit" | "isKeyed" | "timeoutMs"> & { format: ExportFormat; maxRows: number },
+): Promise<UserQueryExport> {
+  const startedAt = deps.clock();
+  const started = performance.now();
+  const owner = ownerOf(request);
+  const logged = { ...request, limit: request.maxRows };
+  try {
+    // Admitted for as long as it takes the engine to produce the first chunk; the
+    // sandbox's fair share holds the session until the download ends.
+    const download = await deps.admission.run(owner, () =>
+      deps.sandbox.stream(request.sql, {
+        format: request.format,
+        maxRows: request.maxRows,
+        owner,
+        ...(request.signal ? { signal: request.signal } : {}),
+      }),
+    );
+    void download.finished.then(({ rows, error }) =>
+      record(deps, logged, startedAt, {
+        durationMs: performance.now() - started,
+        rowCount: rows ?? 0,
+        failure: error ?? null,
+      }),
+    );
+    return download;
+  } catch (error) {
+    record(deps, logged, startedAt, { durationMs: performance.now() - started, rowCount: 0, failure: error });
+    throw error;
   }
 }
 
 /** What a failed run's record says: the user-facing message, never an internal one. */
 export function runErrorText(failure: unknown): string {
   return failure instanceof SandboxError || failure instanceof QueryServiceBusy ? failure.message : "internal error";
+}
+
+function record(
+  deps: QueryServiceDeps,
+  request: QueryRequest,
+  startedAt: Date,
+  outcome: { durationMs: number; rowCount: number; failure: unknown },
+): void {
+  deps.queryRuns.record({
+    queryId: request.savedQueryId ?? null,
+    userId: request.userId ?? null,
+    apiKeyId: request.apiKeyId ?? null,
+    origin: request.origin,
+    sql: request.sql,
+    startedAt,
+    durationMs: Math.round(outcome.durationMs),
+    rowCount: outcome.rowCount,
+    error: outcome.failure === null ? null : runErrorText(outcome.failure),
+  });
 }

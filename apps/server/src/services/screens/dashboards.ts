@@ -5,7 +5,6 @@
  * runs count in the statistics like any other.
  */
 import type { Dashboard, DashboardSummary, DashboardTile, TileResult } from "@epicenter/contracts";
-import { rowsAsObjects } from "@epicenter/warehouse";
 import { type QueryServiceDeps, runQuery } from "../queries/run-query";
 import { KALSHI_PULSE_TILES } from "./kalshi-pulse";
 import { POLYMARKET_PULSE_TILES } from "./polymarket-pulse";
@@ -82,22 +81,12 @@ export async function runTile(
   },
 ): Promise<TileResult> {
   const result = await runQuery(deps, {
-    sql: request.tile.query,
+    sql: request.tile.node.sql,
     limit: TILE_ROW_LIMIT,
     userId: request.userId,
     apiKeyId: request.apiKeyId,
     origin: "dashboard",
-    isKeyed: true,
     ...(request.signal ? { signal: request.signal } : {}),
   });
-  return {
-    dashboard_id: request.dashboardId,
-    tile_id: request.tile.id,
-    columns: result.columns,
-    data: rowsAsObjects(result.columns, result.rows),
-    row_count: result.rowCount,
-    execution_time_ms: result.elapsedMs,
-    truncated: result.truncated,
-    ran_at: deps.clock().toISOString(),
-  };
+  return { ...result, dashboard_id: request.dashboardId, tile_id: request.tile.id, ran_at: deps.clock().toISOString() };
 }

@@ -1,9 +1,10 @@
 /**
- * The six tiles both Pulse dashboards share (the spec's sample analytic questions), built
- * for one venue from the shared SQL in `market-sql.ts`. What differs is the venue's unit
- * (USDC or contracts) and which text the keywords are matched in.
+ * The tiles both Pulse dashboards share, built for one venue from the shared SQL in
+ * `market-sql.ts`: the number tiles (open markets, 24h volume, markets traded) and the six
+ * charts of the spec's sample analytic questions. What differs is the venue's unit (USDC
+ * or contracts), which text the keywords are matched in, and a tile id or two.
  */
-import type { DashboardTile } from "@epicenter/contracts";
+import type { DashboardTile, QueryView, ValueFormat } from "@epicenter/contracts";
 import {
   averageYesProbability,
   dailyActivity,
@@ -24,71 +25,140 @@ const WORDING: Record<Venue["name"], { traded: string; text: string; price: stri
   },
 };
 
-/** The venue's tiles, then the comparison of `venue` with `others`. */
+/** A tile as data: its SQL, title and view are its query node. */
+export function tile(spec: {
+  id: string;
+  title: string;
+  description: string | null;
+  sql: string;
+  view: QueryView;
+  size: DashboardTile["size"];
+  formats: Record<string, ValueFormat>;
+}): DashboardTile {
+  return {
+    kind: "tile",
+    id: spec.id,
+    description: spec.description,
+    node: { kind: "sql", sql: spec.sql, title: spec.title, view: spec.view },
+    size: spec.size,
+    formats: spec.formats,
+  };
+}
+
+/** A number tile: the first row's `column`. */
+function numberTile(id: string, title: string, description: string, sql: string, column: string, format: ValueFormat) {
+  return tile({
+    id,
+    title,
+    description,
+    sql,
+    view: { kind: "number", column },
+    size: "sm",
+    formats: { [column]: format },
+  });
+}
+
+/** The number tiles both venues show: open markets, 24h volume, markets traded over the last day. */
+export function sharedNumberTiles(venue: Venue): DashboardTile[] {
+  const isKalshi = venue.unit === "contracts";
+  const volume = isKalshi ? "contracts_24h" : "volume_24h";
+  return [
+    numberTile(
+      "open-markets",
+      "Open markets",
+      isKalshi
+        ? "Markets with status active in their latest snapshot."
+        : "Markets still trading in their latest snapshot.",
+      `SELECT count() AS open_markets\nFROM ${venue.latest}\nWHERE ${venue.open}`,
+      "open_markets",
+      "count",
+    ),
+    numberTile(
+      isKalshi ? "contracts-24h" : "volume-24h",
+      "24h volume",
+      isKalshi
+        ? "Contracts traded over the last 24 hours across open markets."
+        : "Sum of volume24hr over open markets, in USDC.",
+      `SELECT round(sum(${venue.volume24h})) AS ${volume}\nFROM ${venue.latest}\nWHERE ${venue.open}`,
+      volume,
+      isKalshi ? "contracts" : "usd",
+    ),
+    numberTile(
+      "markets-traded-24h",
+      "Markets traded, last 24h",
+      "Markets whose cumulative volume rose over the last day.",
+      `SELECT countIf(traded > 0) AS markets_traded
+FROM (
+  SELECT ${venue.key}, max(volume) - min(volume) AS traded
+  FROM ${venue.snapshots}
+  WHERE sync_timestamp >= now() - INTERVAL 1 DAY
+  GROUP BY ${venue.key}
+)`,
+      "markets_traded",
+      "count",
+    ),
+  ];
+}
+
+/** The venue's chart tiles, then the comparison of `venue` with `others`. */
 export function sharedPulseTiles(venue: Venue, others: readonly Venue[]): DashboardTile[] {
   const words = WORDING[venue.name];
   const unit = venue.unit === "contracts" ? ("contracts" as const) : ("usd" as const);
   const volume24h = volume24hColumn(venue);
   return [
-    {
-      kind: "tile",
+    tile({
       id: "trading-per-hour",
       title: "Trading per hour, last 24 hours",
       description: `${words.traded} and markets traded per hour, from the rise of cumulative volume.`,
-      query: tradingPerHour(venue),
-      chart: { kind: "chart", type: "area", x: "hour", y: [venue.unit, "markets_traded"] },
+      sql: tradingPerHour(venue),
+      view: { kind: "chart", type: "area", x: "hour", y: [venue.unit, "markets_traded"] },
       size: "lg",
       formats: { hour: "datetime", [venue.unit]: unit, markets_traded: "count" },
-    },
-    {
-      kind: "tile",
+    }),
+    tile({
       id: "open-markets-by-category",
       title: "Open markets by category",
       description: `Politics, Crypto, Sports, Finance and Other, by keywords in ${words.text}.`,
-      query: openByCategory(venue),
-      chart: { kind: "chart", type: "bar", x: "category", y: [volume24h, "markets"] },
+      sql: openByCategory(venue),
+      view: { kind: "chart", type: "bar", x: "category", y: [volume24h, "markets"] },
       size: "md",
       formats: { markets: "count", [volume24h]: unit },
-    },
-    {
-      kind: "tile",
+    }),
+    tile({
       id: "markets-per-region",
       title: "Markets per region",
       description: `Open markets in USA, UK, China, Europe and Global, by keywords in ${words.text}.`,
-      query: marketsPerRegion(venue),
-      chart: { kind: "chart", type: "bar", x: "region", y: ["markets", volume24h] },
+      sql: marketsPerRegion(venue),
+      view: { kind: "chart", type: "bar", x: "region", y: ["markets", volume24h] },
       size: "md",
       formats: { markets: "count", [volume24h]: unit },
-    },
-    {
-      kind: "tile",
+    }),
+    tile({
       id: "daily-activity-7d",
       title: "Daily activity, last 7 days",
       description: `Markets traded and ${words.traded.toLowerCase()} per day.`,
-      query: dailyActivity(venue),
-      chart: { kind: "chart", type: "line", x: "day", y: [venue.unit, "markets_traded"] },
+      sql: dailyActivity(venue),
+      view: { kind: "chart", type: "line", x: "day", y: [venue.unit, "markets_traded"] },
       size: "lg",
       formats: { day: "datetime", markets_traded: "count", [venue.unit]: unit, avg_yes_probability: "probability" },
-    },
-    {
-      kind: "tile",
+    }),
+    tile({
       id: "avg-yes-probability-7d",
       title: "Average yes probability, last 7 days",
       description: `${words.price} across markets per day.`,
-      query: averageYesProbability(venue),
-      chart: { kind: "chart", type: "line", x: "day", y: ["avg_yes_probability"] },
+      sql: averageYesProbability(venue),
+      view: { kind: "chart", type: "line", x: "day", y: ["avg_yes_probability"] },
       size: "md",
       formats: { day: "datetime", avg_yes_probability: "probability" },
-    },
-    {
-      kind: "tile",
+    }),
+    tile({
       id: "platforms",
       title: "Open markets and volume per platform",
       description: "Both venues side by side; Kalshi's 24h volume is contracts × last price, in dollars.",
-      query: platformComparison([venue, ...others]),
-      chart: { kind: "chart", type: "bar", x: "platform", y: ["open_markets", "volume_24h_usd"] },
+      sql: platformComparison([venue, ...others]),
+      view: { kind: "chart", type: "bar", x: "platform", y: ["open_markets", "volume_24h_usd"] },
       size: "md",
       formats: { open_markets: "count", volume_24h_usd: "usd" },
-    },
+    }),
   ];
 }

@@ -17,10 +17,11 @@ import type {
   AssistantMode,
   AssistantReport,
   ConversationMessage,
+  QueryResult,
   SqlBlock,
 } from "@epicenter/contracts";
 import type { AppDb } from "@epicenter/db";
-import type { Sandbox, UserQueryResult, Warehouse } from "@epicenter/warehouse";
+import type { Sandbox, Warehouse } from "@epicenter/warehouse";
 import { type LanguageModel, type ModelMessage, type StopCondition, stepCountIs, streamText, type ToolSet } from "ai";
 import type { Logger } from "pino";
 import type { Config } from "../../config";
@@ -235,7 +236,7 @@ async function loop(
   };
 
   /** Seismo's own run of an answer's SQL, shown as a tool call so the person sees the check. */
-  const check = async (statement: string): Promise<{ ok: boolean; result?: UserQueryResult; error?: string }> => {
+  const check = async (statement: string): Promise<{ ok: boolean; result?: QueryResult; error?: string }> => {
     const earlier = context.succeeded.find((run) => sameSql(run.sql, statement));
     if (earlier) return { ok: true, result: earlier.result };
     const id = `check-${toolCalls.length + 1}`;
@@ -305,13 +306,13 @@ function sqlBlock(
   statement: string,
   answer: string,
   question: string,
-  checked: { ok: boolean; result?: UserQueryResult; error?: string },
+  checked: { ok: boolean; result?: QueryResult; error?: string },
 ): SqlBlock {
   return {
     sql: statement,
     title: titleFor(answer, question),
     status: checked.ok ? "checked" : "rejected",
-    row_count: checked.result?.rowCount ?? null,
+    row_count: checked.result?.row_count ?? null,
     error: checked.ok ? null : (checked.error ?? null),
   };
 }

@@ -9,12 +9,12 @@ import type {
   AssistantReport,
   AssistantTool,
   QueryPreview,
+  QueryResult,
   ReportChart,
   ToolError,
   ToolResultEvent,
 } from "@epicenter/contracts";
-import type { Warehouse } from "@epicenter/warehouse";
-import { type QueryColumn, rowsAsObjects, SandboxError, type UserQueryResult } from "@epicenter/warehouse";
+import { SandboxError, type Warehouse } from "@epicenter/warehouse";
 import { type Tool, type ToolSet, tool } from "ai";
 import { z } from "zod";
 import type { Config } from "../../config";
@@ -50,7 +50,7 @@ export interface ToolContext {
   /** Counts every tool call against the request's budget; false once it is spent. */
   takeToolCall(): boolean;
   /** Statements that ran without error in this request, for the final check. */
-  succeeded: Array<{ sql: string; result: UserQueryResult }>;
+  succeeded: Array<{ sql: string; result: QueryResult }>;
   onReport(report: AssistantReport): void;
 }
 
@@ -68,20 +68,13 @@ export function toolErrorOf(error: unknown): ToolError {
   return { kind: "failed", message: error instanceof Error ? error.message : String(error) };
 }
 
-export function previewOf(sql: string, result: UserQueryResult, rows: number = TOOL_LIMITS.previewRows): QueryPreview {
-  return {
-    sql,
-    columns: result.columns,
-    rows: result.rows.slice(0, rows),
-    row_count: result.rowCount,
-    truncated: result.truncated,
-    execution_time_ms: result.elapsedMs,
-  };
+export function previewOf(sql: string, result: QueryResult, rows: number = TOOL_LIMITS.previewRows): QueryPreview {
+  return { ...result, sql, rows: result.rows.slice(0, rows) };
 }
 
 /** "1 row", "200+ rows": the time travels beside it as duration_ms. */
-function rowsSummary(result: UserQueryResult): string {
-  return `${result.rowCount}${result.truncated ? "+" : ""} row${result.rowCount === 1 && !result.truncated ? "" : "s"}`;
+function rowsSummary(result: QueryResult): string {
+  return `${result.row_count}${result.truncated ? "+" : ""} row${result.row_count === 1 && !result.truncated ? "" : "s"}`;
 }
 
 export async function executeQuery(
@@ -109,7 +102,7 @@ export async function executeQuery(
       forModel: {
         columns: result.columns.map((column) => `${column.name} ${column.type}`),
         rows: result.rows.slice(0, TOOL_LIMITS.modelRows),
-        row_count: result.rowCount,
+        row_count: result.row_count,
         truncated: result.truncated,
       },
       durationMs: performance.now() - started,
@@ -125,18 +118,6 @@ export async function executeQuery(
       durationMs: performance.now() - started,
     };
   }
-}
-
-/** Numeric strings (64-bit integers arrive as strings) become numbers in the columns a chart plots. */
-function chartData(columns: readonly QueryColumn[], rows: readonly unknown[][], numeric: readonly string[]) {
-  return rowsAsObjects(columns, rows).map((row) => {
-    const out: Record<string, unknown> = { ...row };
-    for (const name of numeric) {
-      const value = out[name];
-      if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) out[name] = Number(value);
-    }
-    return out;
-  });
 }
 
 const ZChartInput = z.object({
@@ -173,16 +154,17 @@ export function seismoTools(context: ToolContext): ToolSet {
       "A few real rows of one catalog table, to see values before writing SQL.",
       z.object({ table: z.string().min(3).max(100).describe("namespace.table, e.g. polymarket.markets_latest") }),
       context,
-      async ({ table }) => {
+      async ({ table }, signal) => {
         const started = performance.now();
         const [namespace = "", name = ""] = table.trim().split(".");
         try {
-          const sample = await sampleTable(
-            { warehouse: context.warehouse, sandbox: context.queries.sandbox },
-            namespace,
-            name,
-            TOOL_LIMITS.sampleRows,
-          );
+          const sample = await sampleTable({ ...context.queries, warehouse: context.warehouse }, namespace, name, {
+            limit: TOOL_LIMITS.sampleRows,
+            userId: context.userId,
+            apiKeyId: context.apiKeyId,
+            origin: "seismo",
+            signal,
+          });
           if (!sample) {
             const message = `No table ${table} in the catalog; use one of the tables listed in your instructions.`;
             return {
@@ -194,21 +176,14 @@ export function seismoTools(context: ToolContext): ToolSet {
             };
           }
           // Long text (raw JSON, rules) would drown the model; the first characters tell enough.
-          const rows = sample.sample_data.map((row) =>
+          const rows = sample.result.rows.map((row) =>
             row.map((value) => (typeof value === "string" && value.length > 160 ? `${value.slice(0, 160)}…` : value)),
           );
           return {
             ok: true,
-            summary: `${sample.sample_size} sample rows of ${table}`,
-            query: {
-              sql: `SELECT * FROM ${namespace}.${name} LIMIT ${TOOL_LIMITS.sampleRows}`,
-              columns: sample.columns.map((column) => ({ name: column, type: "" })),
-              rows,
-              row_count: sample.sample_size,
-              truncated: false,
-              execution_time_ms: Math.round(performance.now() - started),
-            },
-            forModel: { columns: sample.columns, rows },
+            summary: `${sample.result.row_count} sample rows of ${table}`,
+            query: { ...sample.result, sql: sample.sql, rows },
+            forModel: { columns: sample.result.columns.map((column) => `${column.name} ${column.type}`), rows },
             durationMs: performance.now() - started,
           };
         } catch (error) {
@@ -265,10 +240,13 @@ export function seismoTools(context: ToolContext): ToolSet {
             };
           }
           drawn.push({
-            title: chart.title,
-            sql: chart.sql,
-            chart: { kind: "chart", type: chart.type, x: chart.x, y: chart.y },
-            data: chartData(result.columns, result.rows.slice(0, TOOL_LIMITS.chartRows), chart.y),
+            node: {
+              kind: "sql",
+              sql: chart.sql,
+              title: chart.title,
+              view: { kind: "chart", type: chart.type, x: chart.x, y: chart.y },
+            },
+            result: { ...result, rows: result.rows.slice(0, TOOL_LIMITS.chartRows) },
           });
         }
         const report: AssistantReport = { title, markdown, charts: drawn };

@@ -1,7 +1,8 @@
-import { Navigate, NavLink, useParams } from "react-router";
+import { Navigate, useParams } from "react-router";
 import { useDocumentTitle } from "../../lib/document-title";
 import { Page } from "../../ui/Page";
 import { PageHeader } from "../../ui/PageHeader";
+import { Tabs } from "../../ui/Tabs";
 import { useSession } from "../auth/session";
 import { AllowListSection, WaitlistSection } from "./AccessSections";
 import { QueryRunsSection, SyncRunsSection, UsersSection } from "./ActivitySections";
@@ -29,17 +30,16 @@ export function AdminPage() {
         title="Run Epicenter"
         description="Who gets in, who is waiting, and how the data and queries are doing."
       />
-      <nav className={styles.tabs} aria-label="Admin sections">
-        {sections.map((candidate) => (
-          <NavLink
-            key={candidate.id}
-            to={`/admin/${candidate.id}`}
-            className={candidate.id === current.id ? `${styles.tab} ${styles.activeTab}` : styles.tab}
-          >
-            {candidate.label}
-          </NavLink>
-        ))}
-      </nav>
+      <Tabs
+        label="Admin sections"
+        className={styles.tabs}
+        selected={current.id}
+        tabs={sections.map((candidate) => ({
+          id: candidate.id,
+          label: candidate.label,
+          to: `/admin/${candidate.id}`,
+        }))}
+      />
       <current.Component />
     </Page>
   );

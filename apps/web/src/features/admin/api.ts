@@ -1,32 +1,31 @@
-import {
-  ZAdminQueryRuns,
-  ZAdminSyncRuns,
-  ZAdminUsers,
-  ZAllowList,
-  ZAllowListEntry,
-  ZWaitlist,
-} from "@epicenter/contracts";
+import { endpoints } from "@epicenter/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiCall, apiRequest } from "../../lib/api";
-
-const path = (email: string) => encodeURIComponent(email);
+import { call } from "../../lib/api";
 
 export const useAllowList = () =>
-  useQuery({ queryKey: ["admin", "allow-list"], queryFn: () => apiRequest("/api/admin/allow-list", ZAllowList) });
+  useQuery({
+    queryKey: ["admin", "allow-list"],
+    queryFn: ({ signal }) => call(endpoints.adminListAllowList, {}, { signal }),
+  });
 export const useWaitlist = () =>
-  useQuery({ queryKey: ["admin", "waitlist"], queryFn: () => apiRequest("/api/admin/waitlist", ZWaitlist) });
+  useQuery({
+    queryKey: ["admin", "waitlist"],
+    queryFn: ({ signal }) => call(endpoints.adminListWaitlist, {}, { signal }),
+  });
 export const useAdminUsers = () =>
-  useQuery({ queryKey: ["admin", "users"], queryFn: () => apiRequest("/api/admin/users", ZAdminUsers) });
+  useQuery({ queryKey: ["admin", "users"], queryFn: ({ signal }) => call(endpoints.adminListUsers, {}, { signal }) });
 export const useSyncRuns = (hideIdleBackfill: boolean) =>
   useQuery({
     queryKey: ["admin", "sync-runs", hideIdleBackfill],
-    queryFn: () => apiRequest(`/api/admin/sync-runs?hide_idle_backfill=${hideIdleBackfill}`, ZAdminSyncRuns),
+    queryFn: ({ signal }) =>
+      call(endpoints.adminSyncRuns, { query: { hide_idle_backfill: hideIdleBackfill ? "true" : "false" } }, { signal }),
     refetchInterval: 30_000,
   });
 export const useQueryRuns = (errorsOnly: boolean) =>
   useQuery({
     queryKey: ["admin", "query-runs", errorsOnly],
-    queryFn: () => apiRequest(`/api/admin/query-runs?errors_only=${errorsOnly}`, ZAdminQueryRuns),
+    queryFn: ({ signal }) =>
+      call(endpoints.adminQueryRuns, { query: { errors_only: errorsOnly ? "true" : "false" } }, { signal }),
   });
 
 /** Every admin change refreshes the admin views it may have touched. */
@@ -39,14 +38,10 @@ function useAdminMutation<Input>(mutationFn: (input: Input) => Promise<unknown>)
 }
 
 export const useAddToAllowList = () =>
-  useAdminMutation((email: string) =>
-    apiRequest("/api/admin/allow-list", ZAllowListEntry, { method: "POST", body: { email } }),
-  );
+  useAdminMutation((email: string) => call(endpoints.adminAddAllowList, { body: { email } }));
 export const useRemoveFromAllowList = () =>
-  useAdminMutation((email: string) => apiCall(`/api/admin/allow-list/${path(email)}`, { method: "DELETE" }));
+  useAdminMutation((email: string) => call(endpoints.adminRemoveAllowList, { params: { email } }));
 export const useApproveWaitlisted = () =>
-  useAdminMutation((email: string) =>
-    apiRequest(`/api/admin/waitlist/${path(email)}/approve`, ZAllowListEntry, { method: "POST" }),
-  );
+  useAdminMutation((email: string) => call(endpoints.adminApproveWaitlist, { params: { email } }));
 export const useRemoveFromWaitlist = () =>
-  useAdminMutation((email: string) => apiCall(`/api/admin/waitlist/${path(email)}`, { method: "DELETE" }));
+  useAdminMutation((email: string) => call(endpoints.adminRemoveWaitlist, { params: { email } }));

@@ -1,8 +1,8 @@
-import { ZSessionTokens } from "@epicenter/contracts";
+import { endpoints } from "@epicenter/contracts";
 import { LinkIcon } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { ApiRequestError, apiRequest } from "../../lib/api";
+import { ApiRequestError, call } from "../../lib/api";
 import { useDocumentTitle } from "../../lib/document-title";
 import { LoadingScreen } from "../../ui/LoadingScreen";
 import styles from "./auth.module.css";
@@ -26,7 +26,7 @@ export function AuthCallbackPage() {
       setProblem("This sign-in link is not valid. Ask for a new one.");
       return;
     }
-    apiRequest("/api/auth/verify", ZSessionTokens, { method: "POST", body: { token } })
+    call(endpoints.verifyMagicLink, { body: { token } })
       .then((tokens) => {
         signInWithTokens(tokens);
         void navigate(tokens.redirect_to || "/", { replace: true });

@@ -1,6 +1,6 @@
-import { ZMagicLinkResponse } from "@epicenter/contracts";
+import { endpoints } from "@epicenter/contracts";
 import { track } from "../../lib/analytics";
-import { ApiRequestError, apiRequest } from "../../lib/api";
+import { ApiRequestError, call } from "../../lib/api";
 
 export type MagicLinkOutcome = { kind: "sent" } | { kind: "waitlist" } | { kind: "error"; message: string | null };
 
@@ -11,10 +11,7 @@ export type MagicLinkOutcome = { kind: "sent" } | { kind: "waitlist" } | { kind:
  */
 export async function requestMagicLink(email: string, redirectTo?: string): Promise<MagicLinkOutcome> {
   try {
-    await apiRequest("/api/auth/magic-link", ZMagicLinkResponse, {
-      method: "POST",
-      body: { email, ...(redirectTo ? { redirect_to: redirectTo } : {}) },
-    });
+    await call(endpoints.requestMagicLink, { body: { email, ...(redirectTo ? { redirect_to: redirectTo } : {}) } });
     return { kind: "sent" };
   } catch (error) {
     if (error instanceof ApiRequestError && error.message.includes("not whitelisted")) {

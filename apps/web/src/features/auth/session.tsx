@@ -3,7 +3,7 @@
  * server (it may have been revoked, or the user taken off the allow-list); sign-out
  * clears the user locally first, then tells the server, ignoring a missing session.
  */
-import { type SessionTokens, type SessionUser, ZClientConfig, ZSessionResponse } from "@epicenter/contracts";
+import { endpoints, type SessionTokens, type SessionUser } from "@epicenter/contracts";
 import {
   createContext,
   type ReactNode,
@@ -15,7 +15,7 @@ import {
   useSyncExternalStore,
 } from "react";
 import { identify, initAnalytics, resetAnalytics } from "../../lib/analytics";
-import { ApiRequestError, apiRequest } from "../../lib/api";
+import { ApiRequestError, call } from "../../lib/api";
 import { sessionStore } from "../../lib/session-store";
 
 export type SessionState =
@@ -36,7 +36,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [isChecking, setIsChecking] = useState(() => stored !== null);
 
   useEffect(() => {
-    void apiRequest("/api/config", ZClientConfig)
+    void call(endpoints.clientConfig)
       .then((config) => initAnalytics(config.analytics))
       .catch(() => {});
   }, []);
@@ -63,13 +63,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     resetAnalytics();
     if (!token) return;
     try {
-      const response = await fetch("/api/auth/sign-out", {
-        method: "POST",
-        headers: { authorization: `Bearer ${token}` },
-      });
-      if (!response.ok && response.status !== 401) console.error(`Sign-out failed on the server: ${response.status}`);
+      await call(endpoints.signOut, {}, { bearer: token });
     } catch (error) {
-      console.error("Sign-out failed on the server", error);
+      // Already signed out on the server (401) is what was asked for.
+      if (!(error instanceof ApiRequestError && error.status === 401))
+        console.error("Sign-out failed on the server", error);
     }
   }, []);
 
@@ -90,7 +88,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 export async function recheckSession(): Promise<void> {
   if (!sessionStore.get()) return;
   try {
-    const { user } = await apiRequest("/api/auth/session", ZSessionResponse);
+    const { user } = await call(endpoints.getSession);
     sessionStore.setUser(user);
   } catch (error) {
     if (error instanceof ApiRequestError && error.status === 401) sessionStore.set(null);

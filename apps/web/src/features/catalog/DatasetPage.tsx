@@ -10,6 +10,7 @@ import { EmptyState } from "../../ui/EmptyState";
 import { editorUrl } from "../../ui/editor-link";
 import { LoadingScreen } from "../../ui/LoadingScreen";
 import { Page } from "../../ui/Page";
+import { PageHeader } from "../../ui/PageHeader";
 import { SourceMark } from "../../ui/SourceMark";
 import { Spinner } from "../../ui/Spinner";
 import { useSample, useTable } from "./api";
@@ -28,7 +29,7 @@ export function DatasetPage() {
   const samples = useMemo(() => firstSampleValues(sample.data), [sample.data]);
 
   const openInEditor = useMemo(
-    () => () => navigate(editorUrl(tableQuery({ namespace, name }), `${namespace}.${name}`)),
+    () => () => navigate(editorUrl({ sql: tableQuery({ namespace, name }), title: `${namespace}.${name}` })),
     [navigate, namespace, name],
   );
   const controls = useMemo(
@@ -75,25 +76,25 @@ export function DatasetPage() {
   const info = table.data;
   return (
     <Page width="wide">
-      <div className={styles.detailHeader}>
-        <div className={styles.detailTitle}>
-          <SourceMark source={info.source} size={44} />
-          <div>
-            <h1 className="mono">
-              {info.namespace}.{info.name}
-            </h1>
-            <p className={styles.detailDescription}>{info.description}</p>
+      <PageHeader
+        icon={<SourceMark source={info.source} size={44} />}
+        title={
+          <span className="mono">
+            {info.namespace}.{info.name}
+          </span>
+        }
+        description={info.description}
+        actions={
+          <div className={styles.detailActions}>
+            <Button variant="ghost" icon={<ArrowLeft size={15} />} onClick={() => navigate("/datasets")}>
+              Back to Catalog
+            </Button>
+            <Button variant="accent" icon={<Code2 size={15} />} onClick={openInEditor}>
+              Query in Editor
+            </Button>
           </div>
-        </div>
-        <div className={styles.detailActions}>
-          <Button variant="ghost" icon={<ArrowLeft size={15} />} onClick={() => navigate("/datasets")}>
-            Back to Catalog
-          </Button>
-          <Button variant="accent" icon={<Code2 size={15} />} onClick={openInEditor}>
-            Query in Editor
-          </Button>
-        </div>
-      </div>
+        }
+      />
 
       <dl className={styles.counts}>
         <div>

@@ -1,19 +1,20 @@
-import { ZSampleData, ZTable, ZTableList } from "@epicenter/contracts";
+import { endpoints } from "@epicenter/contracts";
 import { useQuery } from "@tanstack/react-query";
-import { apiRequest } from "../../lib/api";
+import { call } from "../../lib/api";
 
 /** The catalog without row counts answers at once; the counts follow in a second call. */
 export function useTables(withStats: boolean) {
   return useQuery({
     queryKey: ["catalog", "tables", withStats],
-    queryFn: () => apiRequest(`/api/tables?with_stats=${withStats}`, ZTableList),
+    queryFn: ({ signal }) =>
+      call(endpoints.listTables, { query: { with_stats: withStats ? "true" : "false" } }, { signal }),
   });
 }
 
 export function useTable(namespace: string, table: string) {
   return useQuery({
     queryKey: ["catalog", "table", namespace, table],
-    queryFn: () => apiRequest(`/api/table/${namespace}/${table}`, ZTable),
+    queryFn: ({ signal }) => call(endpoints.getTable, { params: { namespace, table } }, { signal }),
   });
 }
 
@@ -23,7 +24,8 @@ export const SAMPLE_ROWS = 10;
 export function useSample(namespace: string, table: string, isEnabled: boolean) {
   return useQuery({
     queryKey: ["catalog", "sample", namespace, table],
-    queryFn: () => apiRequest(`/api/table/${namespace}/${table}/sample?limit=${SAMPLE_ROWS}`, ZSampleData),
+    queryFn: ({ signal }) =>
+      call(endpoints.sampleTable, { params: { namespace, table }, query: { limit: SAMPLE_ROWS } }, { signal }),
     enabled: isEnabled,
   });
 }

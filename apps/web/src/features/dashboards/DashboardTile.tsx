@@ -3,7 +3,7 @@
  * the tile (a failing tile never takes the dashboard down), and a link that opens its SQL
  * in the editor.
  */
-import type { DashboardTile, TileResult } from "@epicenter/contracts";
+import { type DashboardTile, rowsAsObjects, type TileResult } from "@epicenter/contracts";
 import { AlertTriangle, SquareArrowOutUpRight } from "lucide-react";
 import { Link } from "react-router";
 import { Chart, seriesLabel } from "../../ui/Chart";
@@ -24,6 +24,7 @@ export function DashboardTileCard({
   refreshSeconds: number | null;
 }) {
   const result = useTileResult(dashboardId, tile.id, refreshSeconds);
+  const { node } = tile;
   const state = result.isError
     ? "error"
     : result.isPending
@@ -33,21 +34,21 @@ export function DashboardTileCard({
         : "ready";
   return (
     <article
-      className={`${styles.tile} ${styles[tile.size]} ${tile.chart.kind === "number" ? styles.numberTile : ""}`}
+      className={`${styles.tile} ${styles[tile.size]} ${node.view.kind === "number" ? styles.numberTile : ""}`}
       data-testid="dashboard-tile"
       data-tile-id={tile.id}
       data-state={state}
-      aria-label={tile.title}
+      aria-label={node.title}
     >
       <header className={styles.tileHeader}>
         <div className={styles.tileTitle}>
-          <h2>{tile.title}</h2>
-          {tile.description && tile.chart.kind !== "number" ? <p>{tile.description}</p> : null}
+          <h2>{node.title}</h2>
+          {tile.description && node.view.kind !== "number" ? <p>{tile.description}</p> : null}
         </div>
         <Link
-          to={editorUrl(tile.query, tile.title)}
+          to={editorUrl(node)}
           className={styles.openInEditor}
-          aria-label={`Open “${tile.title}” in the editor`}
+          aria-label={`Open “${node.title}” in the editor`}
           title="Open in editor"
         >
           <SquareArrowOutUpRight size={14} />
@@ -69,34 +70,31 @@ export function DashboardTileCard({
           <TileView tile={tile} result={result.data} />
         )}
       </div>
-      {tile.chart.kind === "number" && tile.description ? (
-        <p className={styles.numberHint}>{tile.description}</p>
-      ) : null}
+      {node.view.kind === "number" && tile.description ? <p className={styles.numberHint}>{tile.description}</p> : null}
     </article>
   );
 }
 
 function TileView({ tile, result }: { tile: DashboardTile; result: TileResult }) {
-  const view = tile.chart;
+  const view = tile.node.view;
+  // Charts and cells read values by column name.
+  const rows = rowsAsObjects(result);
   switch (view.kind) {
     case "number":
       return (
         <p className={styles.number} data-testid="tile-number">
-          {formatValue(result.data[0]?.[view.column], tile.formats[view.column])}
+          {formatValue(rows[0]?.[view.column], tile.formats[view.column])}
         </p>
       );
     case "chart": {
       // The hour or day still running holds part of its trades: it is left out, and said so.
-      const isPartial = isLastBucketPartial(
-        result.data.map((row) => row[view.x]),
-        Date.now(),
-      );
-      const rows = isPartial ? result.data.slice(0, -1) : result.data;
+      const xs = rows.map((row) => row[view.x]);
+      const isPartial = isLastBucketPartial(xs, Date.now());
       return (
         <div className={styles.chart}>
           <Chart
             type={view.type}
-            rows={rows}
+            rows={isPartial ? rows.slice(0, -1) : rows}
             x={view.x}
             y={view.y}
             formats={tile.formats}
@@ -105,7 +103,7 @@ function TileView({ tile, result }: { tile: DashboardTile; result: TileResult })
           />
           {isPartial ? (
             <p className={styles.partialNote} data-testid="partial-bucket-note">
-              The current {bucketName(result.data.map((row) => row[view.x]))} is left out until it ends.
+              The current {bucketName(xs)} is left out until it ends.
             </p>
           ) : null}
         </div>
@@ -125,7 +123,7 @@ function TileView({ tile, result }: { tile: DashboardTile; result: TileResult })
               </tr>
             </thead>
             <tbody>
-              {result.data.map((row, index) => (
+              {rows.map((row, index) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: rows are ranked, the rank is the identity
                 <tr key={index}>
                   {result.columns.map((column) => (

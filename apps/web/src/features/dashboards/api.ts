@@ -1,13 +1,19 @@
-import { ZDashboard, ZDashboardList, ZTileResult } from "@epicenter/contracts";
+import { endpoints } from "@epicenter/contracts";
 import { useQuery } from "@tanstack/react-query";
-import { apiRequest } from "../../lib/api";
+import { call } from "../../lib/api";
 
 export function useDashboards() {
-  return useQuery({ queryKey: ["dashboards"], queryFn: () => apiRequest("/api/dashboards", ZDashboardList) });
+  return useQuery({
+    queryKey: ["dashboards"],
+    queryFn: ({ signal }) => call(endpoints.listDashboards, {}, { signal }),
+  });
 }
 
 export function useDashboard(id: string) {
-  return useQuery({ queryKey: ["dashboards", id], queryFn: () => apiRequest(`/api/dashboards/${id}`, ZDashboard) });
+  return useQuery({
+    queryKey: ["dashboards", id],
+    queryFn: ({ signal }) => call(endpoints.getDashboard, { params: { id } }, { signal }),
+  });
 }
 
 export const tileQueryKey = (dashboardId: string) => ["dashboard-tile", dashboardId] as const;
@@ -16,7 +22,7 @@ export const tileQueryKey = (dashboardId: string) => ["dashboard-tile", dashboar
 export function useTileResult(dashboardId: string, tileId: string, refreshSeconds: number | null) {
   return useQuery({
     queryKey: [...tileQueryKey(dashboardId), tileId],
-    queryFn: ({ signal }) => apiRequest(`/api/dashboards/${dashboardId}/tiles/${tileId}`, ZTileResult, { signal }),
+    queryFn: ({ signal }) => call(endpoints.runDashboardTile, { params: { id: dashboardId, tileId } }, { signal }),
     refetchInterval: refreshSeconds ? refreshSeconds * 1000 : false,
     refetchIntervalInBackground: false,
     staleTime: refreshSeconds ? refreshSeconds * 1000 : 30_000,

@@ -7,8 +7,8 @@
 import { ArrowLeft, Play } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Link } from "react-router";
+import { tryOperation } from "../../lib/api";
 import { useDocumentTitle } from "../../lib/document-title";
-import { sessionStore } from "../../lib/session-store";
 import { Button } from "../../ui/Button";
 import { CodeBlock } from "../../ui/CodeBlock";
 import { EmptyState } from "../../ui/EmptyState";
@@ -170,35 +170,15 @@ function TryIt({ method, path, operation, body }: Operation & { body: string | n
       parameters.filter((p) => p.in === "query" && values[p.name]).map((p) => [p.name, values[p.name] ?? ""]),
     ).toString();
     if (query) url += `?${query}`;
-    const token = sessionStore.get()?.accessToken;
-    const started = performance.now();
+    const sent = await tryOperation({ method, url, body: body !== null ? requestBody : null });
+    let pretty = sent.text;
     try {
-      const response = await fetch(url, {
-        method: method.toUpperCase(),
-        headers: {
-          accept: "application/json",
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...(body !== null ? { "content-type": "application/json" } : {}),
-        },
-        ...(body !== null ? { body: requestBody } : {}),
-      });
-      const text = await response.text();
-      let pretty = text;
-      try {
-        pretty = JSON.stringify(JSON.parse(text), null, 2);
-      } catch {
-        // not JSON: show as sent
-      }
-      setAnswer({
-        status: response.status,
-        text: pretty.slice(0, 20_000),
-        ms: Math.round(performance.now() - started),
-      });
-    } catch (error) {
-      setAnswer({ status: 0, text: String(error), ms: Math.round(performance.now() - started) });
-    } finally {
-      setIsSending(false);
+      pretty = JSON.stringify(JSON.parse(sent.text), null, 2);
+    } catch {
+      // not JSON: show as sent
     }
+    setAnswer({ ...sent, text: pretty.slice(0, 20_000) });
+    setIsSending(false);
   };
 
   return (

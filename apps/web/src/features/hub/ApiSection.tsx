@@ -2,6 +2,8 @@
  * API Access (SPEC §2 hub api): the seven endpoints, generated from `/api/openapi.json`
  * with curl examples for this host, and the user's API keys.
  */
+
+import { endpoints } from "@epicenter/contracts";
 import { ExternalLink, FileJson } from "lucide-react";
 import { Link } from "react-router";
 import { Badge } from "../../ui/Badge";
@@ -35,7 +37,7 @@ export function ApiSection() {
           <Link to="/hub/api/reference" className={styles.buttonLink}>
             <ExternalLink size={14} /> Interactive reference
           </Link>
-          <a href="/api/openapi.json" className={styles.buttonLinkGhost} target="_blank" rel="noreferrer">
+          <a href={endpoints.openapi.path} className={styles.buttonLinkGhost} target="_blank" rel="noreferrer">
             <FileJson size={14} /> openapi.json
           </a>
         </div>

@@ -46,7 +46,7 @@ const TABLE_KEYS: ReadonlyArray<[string, string, string]> = [
 
 function OpenInEditor({ sql, title }: { sql: string; title: string }) {
   return (
-    <Link to={editorUrl(sql, title)} className={styles.inlineAction}>
+    <Link to={editorUrl({ sql, title })} className={styles.inlineAction}>
       <SquareArrowOutUpRight size={12} /> Open in editor
     </Link>
   );

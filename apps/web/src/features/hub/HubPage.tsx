@@ -4,12 +4,13 @@
  */
 import { Activity, BookOpen, KeyRound, LifeBuoy, type LucideIcon, ScrollText } from "lucide-react";
 import { type ComponentType, useMemo } from "react";
-import { Link, Navigate, NavLink, useParams } from "react-router";
+import { Link, Navigate, useParams } from "react-router";
 import { usePageControls } from "../../layout/page-controls";
 import { useDocumentTitle } from "../../lib/document-title";
 import { Badge } from "../../ui/Badge";
 import { Page } from "../../ui/Page";
 import { PageHeader } from "../../ui/PageHeader";
+import { Tabs } from "../../ui/Tabs";
 import { ApiSection } from "./ApiSection";
 import { ChangelogSection } from "./ChangelogSection";
 import { DocsSection } from "./DocsSection";
@@ -74,19 +75,17 @@ const SECTIONS: readonly HubSection[] = [
 
 function SectionTabs({ current, isCompact = false }: { current: string; isCompact?: boolean }) {
   return (
-    <nav className={isCompact ? styles.compactTabs : styles.tabs} aria-label="Hub sections">
-      {SECTIONS.map((section) => (
-        <NavLink
-          key={section.id}
-          to={`/hub/${section.id}`}
-          className={section.id === current ? `${styles.tab} ${styles.activeTab}` : styles.tab}
-          aria-current={section.id === current ? "page" : undefined}
-        >
-          {isCompact ? <section.icon size={14} /> : null}
-          {section.tab}
-        </NavLink>
-      ))}
-    </nav>
+    <Tabs
+      label="Hub sections"
+      variant={isCompact ? "compact" : "line"}
+      selected={current}
+      tabs={SECTIONS.map((section) => ({
+        id: section.id,
+        label: section.tab,
+        ...(isCompact ? { icon: <section.icon size={14} /> } : {}),
+        to: `/hub/${section.id}`,
+      }))}
+    />
   );
 }
 

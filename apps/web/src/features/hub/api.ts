@@ -1,7 +1,7 @@
-import { ZClientConfig, ZHealthResponse, ZPlatformStats, ZSyncStatusResponse } from "@epicenter/contracts";
+import { endpoints, type HealthResponse, ZHealthResponse } from "@epicenter/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { z } from "zod";
-import { apiRequest } from "../../lib/api";
+import { ApiRequestError, call } from "../../lib/api";
 
 /** The hub status page rechecks every 30 s (SPEC §9). */
 export const STATUS_POLL_MS = 30_000;
@@ -9,7 +9,7 @@ export const STATUS_POLL_MS = 30_000;
 export interface HealthCheck {
   isOnline: boolean;
   responseMs: number;
-  health: z.infer<typeof ZHealthResponse> | null;
+  health: HealthResponse | null;
   checkedAt: number;
 }
 
@@ -19,19 +19,19 @@ export interface HealthCheck {
  */
 export async function checkHealth(): Promise<HealthCheck> {
   const started = performance.now();
+  const answered = (health: HealthResponse | null, isOnline: boolean): HealthCheck => ({
+    isOnline,
+    responseMs: Math.round(performance.now() - started),
+    health,
+    checkedAt: Date.now(),
+  });
   try {
-    const response = await fetch("/health", { cache: "no-store", headers: { accept: "application/json" } });
-    const responseMs = Math.round(performance.now() - started);
-    const parsed = ZHealthResponse.safeParse(await response.json().catch(() => null));
-    const health = parsed.success ? parsed.data : null;
-    return { isOnline: response.ok && health?.status === "healthy", responseMs, health, checkedAt: Date.now() };
-  } catch {
-    return {
-      isOnline: false,
-      responseMs: Math.round(performance.now() - started),
-      health: null,
-      checkedAt: Date.now(),
-    };
+    const health = await call(endpoints.health, {}, { cache: "no-store" });
+    return answered(health, health.status === "healthy");
+  } catch (error) {
+    // A 503 still carries the health document: which store did not answer.
+    const parsed = ZHealthResponse.safeParse(error instanceof ApiRequestError ? error.body : null);
+    return answered(parsed.success ? parsed.data : null, false);
   }
 }
 
@@ -48,7 +48,7 @@ export function useHealthCheck() {
 export function useSyncStatus() {
   return useQuery({
     queryKey: ["hub", "sync-status"],
-    queryFn: () => apiRequest("/api/sync/status", ZSyncStatusResponse),
+    queryFn: ({ signal }) => call(endpoints.syncStatus, {}, { signal }),
     refetchInterval: STATUS_POLL_MS,
     staleTime: 0,
   });
@@ -57,7 +57,7 @@ export function useSyncStatus() {
 export function usePlatformStats(options: { refetchMs?: number; isEnabled?: boolean } = {}) {
   return useQuery({
     queryKey: ["platform-stats"],
-    queryFn: () => apiRequest("/api/stats", ZPlatformStats),
+    queryFn: ({ signal }) => call(endpoints.platformStats, {}, { signal }),
     refetchInterval: options.refetchMs ?? false,
     enabled: options.isEnabled ?? true,
     staleTime: 0,
@@ -73,7 +73,7 @@ const ZOpenApiDocument = z.object({
 export function useOpenApi() {
   return useQuery({
     queryKey: ["openapi"],
-    queryFn: () => apiRequest("/api/openapi.json", ZOpenApiDocument.passthrough()),
+    queryFn: async ({ signal }) => ZOpenApiDocument.passthrough().parse(await call(endpoints.openapi, {}, { signal })),
     staleTime: Number.POSITIVE_INFINITY,
   });
 }
@@ -81,7 +81,7 @@ export function useOpenApi() {
 export function useClientConfig() {
   return useQuery({
     queryKey: ["client-config"],
-    queryFn: () => apiRequest("/api/config", ZClientConfig),
+    queryFn: ({ signal }) => call(endpoints.clientConfig, {}, { signal }),
     staleTime: Number.POSITIVE_INFINITY,
   });
 }

@@ -1,9 +1,10 @@
+import { endpoints } from "@epicenter/contracts";
 import { describe, expect, it } from "vitest";
 import { buildReferences, exampleOf, inlineRefs, PUBLIC_API_ENDPOINTS, typeOf } from "./openapi-model";
 
 const document = {
   paths: {
-    "/api/query": {
+    [endpoints.runQuery.path]: {
       post: {
         summary: "Run SQL",
         security: [{ bearer: [] }, { apiKey: [] }],
@@ -59,7 +60,7 @@ describe("inlineRefs", () => {
 
 describe("the API reference from the OpenAPI document", () => {
   it("lists the seven endpoints of the hub", () => {
-    expect(PUBLIC_API_ENDPOINTS.map((endpoint) => `${endpoint.method.toUpperCase()} ${endpoint.path}`)).toEqual([
+    expect(PUBLIC_API_ENDPOINTS.map(({ endpoint }) => `${endpoint.method.toUpperCase()} ${endpoint.path}`)).toEqual([
       "POST /api/query",
       "GET /api/tables",
       "GET /api/table/{namespace}/{table}",
@@ -72,7 +73,12 @@ describe("the API reference from the OpenAPI document", () => {
 
   it("takes method, auth, parameters and responses from the document", () => {
     const [query, health] = buildReferences(document, "https://epicenter.example");
-    expect(query).toMatchObject({ method: "POST", path: "/api/query", summary: "Run SQL", auth: "session or API key" });
+    expect(query).toMatchObject({
+      method: "POST",
+      path: endpoints.runQuery.path,
+      summary: "Run SQL",
+      auth: "session or API key",
+    });
     expect(query?.parameters.map((parameter) => [parameter.name, parameter.where, parameter.type])).toEqual([
       ["query", "body", "string"],
       ["limit", "body", "integer"],

@@ -5,6 +5,7 @@
  * shapes all come from the document. Only the request examples are ours, because a
  * schema cannot say which SQL makes a good first query.
  */
+import { type Endpoint, endpoints } from "@epicenter/contracts";
 
 export type JsonSchema = {
   type?: string | string[];
@@ -94,14 +95,12 @@ export interface EndpointReference {
 
 /** The seven endpoints of the hub's API page (SPEC §2 hub api, §9 "7 endpoints listed"). */
 export const PUBLIC_API_ENDPOINTS: ReadonlyArray<{
-  method: string;
-  path: string;
+  endpoint: Endpoint;
   /** Filled into the path and query for the curl example. */
   example?: { path?: Record<string, string>; query?: Record<string, string>; body?: unknown };
 }> = [
   {
-    method: "post",
-    path: "/api/query",
+    endpoint: endpoints.runQuery,
     example: {
       body: {
         query:
@@ -110,20 +109,15 @@ export const PUBLIC_API_ENDPOINTS: ReadonlyArray<{
       },
     },
   },
-  { method: "get", path: "/api/tables", example: { query: { with_stats: "true" } } },
+  { endpoint: endpoints.listTables, example: { query: { with_stats: "true" } } },
+  { endpoint: endpoints.getTable, example: { path: { namespace: "kalshi", table: "markets" } } },
   {
-    method: "get",
-    path: "/api/table/{namespace}/{table}",
-    example: { path: { namespace: "kalshi", table: "markets" } },
-  },
-  {
-    method: "get",
-    path: "/api/table/{namespace}/{table}/sample",
+    endpoint: endpoints.sampleTable,
     example: { path: { namespace: "polymarket", table: "markets" }, query: { limit: "5" } },
   },
-  { method: "get", path: "/api/queries/stats" },
-  { method: "get", path: "/api/sync/status" },
-  { method: "get", path: "/health" },
+  { endpoint: endpoints.queryStats },
+  { endpoint: endpoints.syncStatus },
+  { endpoint: endpoints.health },
 ];
 
 export const API_KEY_VARIABLE = "EPICENTER_API_KEY";
@@ -134,10 +128,10 @@ export function operationOf(document: OpenApiDocumentLike, method: string, path:
 }
 
 export function buildReferences(document: OpenApiDocumentLike, origin: string): EndpointReference[] {
-  return PUBLIC_API_ENDPOINTS.flatMap((endpoint) => {
+  return PUBLIC_API_ENDPOINTS.flatMap(({ endpoint, example }) => {
     const operation = operationOf(document, endpoint.method, endpoint.path);
     if (!operation) return [];
-    return [referenceOf(endpoint.method, endpoint.path, operation, origin, endpoint.example)];
+    return [referenceOf(endpoint.method, endpoint.path, operation, origin, example)];
   });
 }
 

@@ -8,6 +8,7 @@ import { ArrowUp, Database, LineChart, RotateCcw, Sparkles, Square } from "lucid
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { useDocumentTitle } from "../../lib/document-title";
 import { Button } from "../../ui/Button";
+import { PageHeader } from "../../ui/PageHeader";
 import { useSeismoConfigured } from "./api";
 import { ExamplePrompts } from "./components/ExamplePrompts";
 import { SetupNotice } from "./components/SetupNotice";
@@ -58,45 +59,48 @@ export function IntelligencePage() {
 
   return (
     <div className={styles.page}>
-      <header className={styles.header}>
-        <div className={styles.headerText}>
-          <div className={styles.eyebrow}>
+      <PageHeader
+        className={styles.header}
+        eyebrow={
+          <>
             <Sparkles size={12} /> Seismo
+          </>
+        }
+        title="Intelligence"
+        description="Ask in plain words. Seismo writes ClickHouse SQL for the archive, or runs it and reports what it finds."
+        actions={
+          <div className={styles.headerActions}>
+            <fieldset className={styles.modeSwitch} aria-label="Mode">
+              {MODES.map(({ value, label, hint, icon: Icon }) => (
+                <label key={value} className={styles.modeOption} title={hint} data-checked={mode === value}>
+                  <input
+                    type="radio"
+                    name="seismo-mode"
+                    value={value}
+                    checked={mode === value}
+                    onChange={() => setMode(value)}
+                  />
+                  <Icon size={14} />
+                  {label}
+                </label>
+              ))}
+            </fieldset>
+            <Button
+              variant="ghost"
+              size="sm"
+              icon={<RotateCcw size={14} />}
+              onClick={() => {
+                reset();
+                inputRef.current?.focus();
+              }}
+              disabled={turns.length === 0}
+              aria-label="New conversation"
+            >
+              <span className={styles.newLabel}>New conversation</span>
+            </Button>
           </div>
-          <h1>Intelligence</h1>
-          <p>Ask in plain words. Seismo writes ClickHouse SQL for the archive, or runs it and reports what it finds.</p>
-        </div>
-        <div className={styles.headerActions}>
-          <fieldset className={styles.modeSwitch} aria-label="Mode">
-            {MODES.map(({ value, label, hint, icon: Icon }) => (
-              <label key={value} className={styles.modeOption} title={hint} data-checked={mode === value}>
-                <input
-                  type="radio"
-                  name="seismo-mode"
-                  value={value}
-                  checked={mode === value}
-                  onChange={() => setMode(value)}
-                />
-                <Icon size={14} />
-                {label}
-              </label>
-            ))}
-          </fieldset>
-          <Button
-            variant="ghost"
-            size="sm"
-            icon={<RotateCcw size={14} />}
-            onClick={() => {
-              reset();
-              inputRef.current?.focus();
-            }}
-            disabled={turns.length === 0}
-            aria-label="New conversation"
-          >
-            <span className={styles.newLabel}>New conversation</span>
-          </Button>
-        </div>
-      </header>
+        }
+      />
 
       <div className={styles.thread}>
         {showSetup ? <SetupNotice message={isUnavailable} /> : null}

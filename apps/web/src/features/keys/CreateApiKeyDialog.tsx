@@ -1,15 +1,13 @@
 import { USER_ID_MISSING } from "@epicenter/contracts";
-import { Check, Copy } from "lucide-react";
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { failureMessage } from "../../lib/api";
 import { Button } from "../../ui/Button";
+import { CopyButton } from "../../ui/CopyButton";
 import { Field } from "../../ui/Field";
 import { Modal } from "../../ui/Modal";
 import { useSession } from "../auth/session";
 import { useCreateApiKey } from "./api";
 import styles from "./keys.module.css";
-
-const COPIED_FOR_MS = 2_000;
 
 /** Name the key, create it, show it once with a Copy action. */
 export function CreateApiKeyDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {
@@ -18,19 +16,11 @@ export function CreateApiKeyDialog({ isOpen, onClose }: { isOpen: boolean; onClo
   const [name, setName] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [createdKey, setCreatedKey] = useState<string | null>(null);
-  const [isCopied, setIsCopied] = useState(false);
-
-  useEffect(() => {
-    if (!isCopied) return;
-    const timer = setTimeout(() => setIsCopied(false), COPIED_FOR_MS);
-    return () => clearTimeout(timer);
-  }, [isCopied]);
 
   const close = () => {
     setName("");
     setError(null);
     setCreatedKey(null);
-    setIsCopied(false);
     onClose();
   };
 
@@ -52,12 +42,6 @@ export function CreateApiKeyDialog({ isOpen, onClose }: { isOpen: boolean; onClo
     );
   };
 
-  const copy = async () => {
-    if (!createdKey) return;
-    await navigator.clipboard.writeText(createdKey).catch(() => {});
-    setIsCopied(true);
-  };
-
   return (
     <Modal
       isOpen={isOpen}
@@ -71,14 +55,7 @@ export function CreateApiKeyDialog({ isOpen, onClose }: { isOpen: boolean; onClo
           <p>Copy it now: this is the only time it is shown.</p>
           <div className={styles.secret}>
             <code data-testid="new-api-key">{createdKey}</code>
-            <Button
-              variant="secondary"
-              size="sm"
-              icon={isCopied ? <Check size={14} /> : <Copy size={14} />}
-              onClick={copy}
-            >
-              {isCopied ? "Copied!" : "Copy"}
-            </Button>
+            <CopyButton text={createdKey} variant="secondary" size="sm" />
           </div>
           <Button variant="primary" onClick={close}>
             Done

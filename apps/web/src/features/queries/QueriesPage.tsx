@@ -1,15 +1,17 @@
 import type { SavedQuery } from "@epicenter/contracts";
-import { Clock, GitFork, Pencil, Play, Plus, Search, Timer, Trash2 } from "lucide-react";
+import { Clock, GitFork, Pencil, Play, Plus, Timer, Trash2 } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { usePageControls } from "../../layout/page-controls";
 import { useDocumentTitle } from "../../lib/document-title";
 import { formatRelative } from "../../lib/time";
 import { Button } from "../../ui/Button";
+import { editorUrl } from "../../ui/editor-link";
 import { Page } from "../../ui/Page";
 import { PageHeader } from "../../ui/PageHeader";
+import { SearchInput } from "../../ui/SearchInput";
 import { Spinner } from "../../ui/Spinner";
-import { newQueryUrl, useDeleteSavedQuery, useQueryStats, useSavedQueries, useUpdateSavedQuery } from "./api";
+import { useDeleteSavedQuery, useQueryStats, useSavedQueries, useUpdateSavedQuery } from "./api";
 import styles from "./queries.module.css";
 import { SaveQueryDialog } from "./SaveQueryDialog";
 
@@ -70,16 +72,14 @@ export function QueriesPage() {
         }
       />
       <div className={styles.toolbar}>
-        <label className={styles.search}>
-          <Search size={16} />
-          <input
-            type="search"
+        <div className={styles.search}>
+          <SearchInput
+            label="Search queries"
             placeholder="Search queries by title or description"
-            aria-label="Search queries"
             value={search}
-            onChange={(event) => setSearch(event.target.value)}
+            onChange={setSearch}
           />
-        </label>
+        </div>
         <label className={styles.switch}>
           <input
             type="checkbox"
@@ -161,7 +161,15 @@ export function QueriesPage() {
                       variant="ghost"
                       size="xs"
                       icon={<GitFork size={13} />}
-                      onClick={() => navigate(newQueryUrl({ sql: query.sql, title: query.title }))}
+                      onClick={() =>
+                        navigate(
+                          editorUrl({
+                            sql: query.sql,
+                            title: query.title,
+                            ...(query.chart ? { view: query.chart } : {}),
+                          }),
+                        )
+                      }
                     >
                       Fork
                     </Button>

@@ -12,9 +12,9 @@
  * What grants cannot reach (the plain `file()` function, which chDB's local mode does not
  * check) is left to the process's confinement (`confinement.ts`).
  *
- * No `<logger>`: chDB ignores its level and logs every query at trace level, which cost
- * 0.2 ms a query (measured, 500 small queries: 578 ms without, 682–722 ms with, to
- * /dev/null). Query errors come back as exceptions all the same.
+ * No `<logger>`: chDB ignores its level and logs every query at trace level, at a cost per
+ * query (docs/BENCHMARKS.md, "Sandbox choices"). Query errors come back as exceptions all
+ * the same.
  */
 import type { ClickHouseSettings } from "@clickhouse/client";
 

@@ -52,7 +52,7 @@ afterAll(async () => {
 /** Runs `sql` on a worker as a bypass of the allow-list would, and answers its output or its error. */
 const raw = (sql: string) =>
   pool
-    .lease("test", (session) => session.text(sql))
+    .lease("test", (session) => session.queryText(sql))
     .then(
       (text) => text.trim(),
       (error: Error) => `error: ${error.message}`,

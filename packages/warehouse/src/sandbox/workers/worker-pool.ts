@@ -288,8 +288,8 @@ export class WorkerPool implements SandboxEngine {
 
 function sessionOf(worker: WorkerProcess): EngineSession {
   return {
-    text: async (sql, options = {}) =>
-      (await worker.text(sql, options.format ?? "TabSeparatedRaw", options.params)).toString("utf8"),
+    queryText: async (sql, options = {}) =>
+      (await worker.queryText(sql, options.format ?? "TabSeparatedRaw", options.params)).toString("utf8"),
     stream: (sql, options) => worker.stream(sql, options.format, sql.slice(0, sql.indexOf("*/") + 2), options.maxBytes),
   };
 }

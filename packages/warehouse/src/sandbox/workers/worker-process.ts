@@ -107,7 +107,7 @@ export class WorkerProcess {
   }
 
   /** Runs `sql` to completion and returns its output (validation and small answers). */
-  text(sql: string, format: string, params?: Record<string, unknown>): Promise<Buffer> {
+  queryText(sql: string, format: string, params?: Record<string, unknown>): Promise<Buffer> {
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
       let result: Buffer = Buffer.alloc(0);

@@ -1,19 +1,21 @@
-/** A report's chart, drawn with recharts from the chart spec and the rows the server attached. */
-import type { ReportChart } from "@epicenter/contracts";
+/** A report's chart, drawn with recharts from the chart's query value and the rows the server attached. */
+import { type ReportChart, rowsAsObjects } from "@epicenter/contracts";
 import { Chart } from "../../../ui/Chart";
 import styles from "./tools.module.css";
 
 export function ReportChartView({ chart }: { chart: ReportChart }) {
+  const { node, result } = chart;
+  const view = node.view;
   return (
     <figure className={styles.chart}>
-      <figcaption>{chart.title}</figcaption>
-      {chart.data.length === 0 ? (
+      <figcaption>{node.title}</figcaption>
+      {result.rows.length === 0 ? (
         <p className={styles.chartEmpty}>The query returned no rows.</p>
-      ) : (
+      ) : view?.kind === "chart" ? (
         <div className={styles.chartArea}>
-          <Chart type={chart.chart.type} rows={chart.data} x={chart.chart.x} y={chart.chart.y} height="100%" />
+          <Chart type={view.type} rows={rowsAsObjects(result)} x={view.x} y={view.y} height="100%" />
         </div>
-      )}
+      ) : null}
     </figure>
   );
 }

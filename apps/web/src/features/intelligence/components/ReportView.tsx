@@ -21,7 +21,7 @@ export function ReportView({ report }: { report: AssistantReport }) {
         <div className={styles.charts}>
           <Suspense fallback={<Spinner size={16} />}>
             {report.charts.map((chart) => (
-              <ReportChartView key={`${chart.title}-${chart.sql}`} chart={chart} />
+              <ReportChartView key={`${chart.node.title}-${chart.node.sql}`} chart={chart} />
             ))}
           </Suspense>
         </div>

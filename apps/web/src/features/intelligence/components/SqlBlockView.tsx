@@ -2,19 +2,21 @@
  * One SQL block of an answer: the statement, whether Seismo's check ran it, and Run
  * (results inline, through the same query endpoint as the editor) and Open in Editor.
  */
-import type { RunQueryResponse, SqlBlock } from "@epicenter/contracts";
-import { Check, Copy, ExternalLink, Play, TriangleAlert } from "lucide-react";
+import type { QueryResult, SqlBlock } from "@epicenter/contracts";
+import { Check, ExternalLink, Play, TriangleAlert } from "lucide-react";
 import { useState } from "react";
 import { useNavigate } from "react-router";
 import { Button } from "../../../ui/Button";
-import { editorUrl, runSql } from "../api";
+import { CopyButton } from "../../../ui/CopyButton";
+import { editorUrl } from "../../../ui/editor-link";
+import { runSql } from "../api";
 import styles from "./answer.module.css";
 import { ResultTable } from "./ResultTable";
 
 type RunState =
   | { status: "idle" }
   | { status: "running" }
-  | { status: "done"; response: RunQueryResponse }
+  | { status: "done"; result: QueryResult }
   | { status: "failed"; message: string };
 
 const rowsLabel = (count: number, isTruncated = false) =>
@@ -23,21 +25,14 @@ const rowsLabel = (count: number, isTruncated = false) =>
 export function SqlBlockView({ sql, title, check }: { sql: string; title: string; check?: SqlBlock }) {
   const navigate = useNavigate();
   const [run, setRun] = useState<RunState>({ status: "idle" });
-  const [isCopied, setIsCopied] = useState(false);
 
   const onRun = async () => {
     setRun({ status: "running" });
     try {
-      setRun({ status: "done", response: await runSql(sql) });
+      setRun({ status: "done", result: await runSql(sql) });
     } catch (error) {
       setRun({ status: "failed", message: error instanceof Error ? error.message : String(error) });
     }
-  };
-
-  const onCopy = async () => {
-    await navigator.clipboard?.writeText(sql).catch(() => {});
-    setIsCopied(true);
-    setTimeout(() => setIsCopied(false), 2000);
   };
 
   return (
@@ -56,20 +51,12 @@ export function SqlBlockView({ sql, title, check }: { sql: string; title: string
           )
         ) : null}
         <span className={styles.sqlActions}>
-          <Button
-            variant="ghost"
-            size="xs"
-            icon={<Copy size={12} />}
-            onClick={() => void onCopy()}
-            aria-label="Copy SQL"
-          >
-            {isCopied ? "Copied!" : null}
-          </Button>
+          <CopyButton text={sql} label={null} ariaLabel="Copy SQL" />
           <Button
             variant="secondary"
             size="xs"
             icon={<ExternalLink size={12} />}
-            onClick={() => void navigate(editorUrl(sql, title))}
+            onClick={() => void navigate(editorUrl({ sql, title }))}
           >
             Open in Editor
           </Button>
@@ -90,13 +77,9 @@ export function SqlBlockView({ sql, title, check }: { sql: string; title: string
       {run.status === "done" ? (
         <div className={styles.runResult} data-testid="sql-result">
           <div className={styles.runMeta}>
-            {rowsLabel(run.response.result.row_count, run.response.result.truncated)} ·{" "}
-            {Math.round(run.response.result.execution_time_ms)} ms
+            {rowsLabel(run.result.row_count, run.result.truncated)} · {Math.round(run.result.execution_time_ms)} ms
           </div>
-          <ResultTable
-            columns={run.response.result.columns.map((column) => column.name)}
-            rows={run.response.result.data.map((row) => run.response.result.columns.map((column) => row[column.name]))}
-          />
+          <ResultTable columns={run.result.columns.map((column) => column.name)} rows={run.result.rows} />
         </div>
       ) : null}
       {run.status === "failed" ? (

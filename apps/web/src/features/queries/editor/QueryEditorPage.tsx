@@ -4,23 +4,19 @@
  * and save, save as or fork. A new query starts from the URL's prefill (Fork, the catalog,
  * dashboards, Seismo) or from the default template.
  */
-import {
-  type ChartSpec,
-  type QueryErrorDetails,
-  type RunQueryResponse,
-  ZQueryErrorDetails,
-} from "@epicenter/contracts";
+import { type ChartSpec, type QueryErrorDetails, type QueryResult, ZQueryErrorDetails } from "@epicenter/contracts";
 import { ArrowLeft, BarChart3, Download, GitFork, Play, Save, Square, Table2 } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useBlocker, useNavigate, useParams, useSearchParams } from "react-router";
 import { ApiRequestError } from "../../../lib/api";
 import { useDocumentTitle } from "../../../lib/document-title";
 import { Button } from "../../../ui/Button";
+import { editorUrl, prefillOf } from "../../../ui/editor-link";
 import { LoadingScreen } from "../../../ui/LoadingScreen";
 import { Spinner } from "../../../ui/Spinner";
+import { TabPanel, Tabs } from "../../../ui/Tabs";
 import {
   downloadResult,
-  newQueryUrl,
   runSql,
   useCatalogTables,
   useCreateSavedQuery,
@@ -46,7 +42,7 @@ const ROW_LIMITS = [100, 1_000, 10_000, 100_000];
 type RunState =
   | { status: "idle" }
   | { status: "running"; startedAt: number }
-  | { status: "done"; response: RunQueryResponse }
+  | { status: "done"; result: QueryResult }
   | { status: "error"; message: string; details: QueryErrorDetails | null };
 
 export function QueryEditorPage() {
@@ -76,19 +72,20 @@ function Editor({
 }) {
   const navigate = useNavigate();
   const [params] = useSearchParams();
+  const [prefill] = useState(() => (saved ? undefined : prefillOf(params)));
   // What the editor opened with: the saved query, the URL's prefill or the template.
   const [baseline, setBaseline] = useState(() => ({
-    sql: saved?.sql ?? params.get("sql") ?? DEFAULT_SQL,
-    title: saved?.title ?? params.get("title") ?? "Untitled query",
+    sql: saved?.sql ?? prefill?.sql ?? DEFAULT_SQL,
+    title: saved?.title ?? prefill?.title ?? "Untitled query",
   }));
   // A draft left by a reload or a closed tab comes back, unless the URL asks for something else.
-  const [draft] = useState(() => (params.get("sql") ? undefined : readDraft(savedId)));
+  const [draft] = useState(() => (prefill ? undefined : readDraft(savedId)));
   const [sql, setSql] = useState(() => draft?.sql ?? baseline.sql);
   const [title, setTitle] = useState(() => draft?.title ?? baseline.title);
   const [limit, setLimit] = useState(1_000);
   const [run, setRun] = useState<RunState>({ status: "idle" });
-  const [view, setView] = useState<"table" | "chart">("table");
-  const [chart, setChart] = useState<ChartSpec | null>(saved?.chart ?? null);
+  const [view, setView] = useState<"table" | "chart">(prefill?.chart ? "chart" : "table");
+  const [chart, setChart] = useState<ChartSpec | null>(saved?.chart ?? prefill?.chart ?? null);
   const [elapsed, setElapsed] = useState(0);
   const [dialog, setDialog] = useState<"save" | "save-as" | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -150,14 +147,14 @@ function Editor({
     // With text selected, Run runs the selection.
     const statement = selectedSql(editorRoot.current) ?? sql;
     runSql({ query: statement, limit, queryId: savedId ?? undefined }, abort.signal)
-      .then((response) => {
-        setRun({ status: "done", response });
+      .then((result) => {
+        setRun({ status: "done", result });
         // Keep the chart the user chose while its columns are still in the result.
-        const names = new Set(response.result.columns.map((column) => column.name));
+        const names = new Set(result.columns.map((column) => column.name));
         setChart((current) =>
           current && names.has(current.x) && current.y.every((y) => names.has(y))
             ? current
-            : defaultChart(response.result.columns),
+            : defaultChart(result.columns),
         );
       })
       .catch((error: unknown) => {
@@ -244,7 +241,7 @@ function Editor({
         : null,
     [run],
   );
-  const result = run.status === "done" ? run.response.result : null;
+  const result = run.status === "done" ? run.result : null;
   const isRunning = run.status === "running";
 
   return (
@@ -274,7 +271,7 @@ function Editor({
               variant="secondary"
               size="sm"
               icon={<GitFork size={14} />}
-              onClick={() => navigate(newQueryUrl({ sql, title: `${title} (fork)` }))}
+              onClick={() => navigate(editorUrl({ sql, title: `${title} (fork)`, ...(chart ? { view: chart } : {}) }))}
             >
               Fork
             </Button>
@@ -321,26 +318,17 @@ function Editor({
 
         <section className={styles.resultPane} aria-label="Result">
           <div className={styles.resultBar}>
-            <div className={styles.tabs} role="tablist">
-              <button
-                type="button"
-                role="tab"
-                aria-selected={view === "table"}
-                className={view === "table" ? styles.tabActive : styles.tab}
-                onClick={() => setView("table")}
-              >
-                <Table2 size={14} /> Results
-              </button>
-              <button
-                type="button"
-                role="tab"
-                aria-selected={view === "chart"}
-                className={view === "chart" ? styles.tabActive : styles.tab}
-                onClick={() => setView("chart")}
-              >
-                <BarChart3 size={14} /> Chart
-              </button>
-            </div>
+            <Tabs
+              label="Result view"
+              idPrefix="result-view"
+              variant="bar"
+              selected={view}
+              onSelect={setView}
+              tabs={[
+                { id: "table", label: "Results", icon: <Table2 size={14} /> },
+                { id: "chart", label: "Chart", icon: <BarChart3 size={14} /> },
+              ]}
+            />
             <div className={styles.status}>
               {isRunning ? (
                 <span className={styles.running}>
@@ -391,7 +379,7 @@ function Editor({
             </div>
           ) : null}
 
-          <div className={styles.resultBody}>
+          <TabPanel idPrefix="result-view" tab={view} className={styles.resultBody}>
             {run.status === "idle" ? (
               <div className={styles.placeholder}>
                 Run the query with <kbd>Ctrl</kbd> + <kbd>Enter</kbd> (<kbd>⌘</kbd> + <kbd>Enter</kbd> on a Mac).
@@ -419,11 +407,11 @@ function Editor({
             ) : result && result.row_count === 0 ? (
               <div className={styles.placeholder}>The query returned no rows.</div>
             ) : result && view === "table" ? (
-              <ResultsGrid columns={result.columns} rows={result.data} />
+              <ResultsGrid columns={result.columns} rows={result.rows} />
             ) : result ? (
-              <ResultChart columns={result.columns} rows={result.data} spec={chart} onChange={setChart} />
+              <ResultChart result={result} spec={chart} onChange={setChart} />
             ) : null}
-          </div>
+          </TabPanel>
         </section>
       </div>
 

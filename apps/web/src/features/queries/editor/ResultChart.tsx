@@ -2,7 +2,7 @@
  * A chart of the result (line, bar, area, scatter) with the x and y columns picked by the
  * user. The settings are a plain `ChartSpec` value, saved with the query.
  */
-import type { ChartSpec, QueryColumn } from "@epicenter/contracts";
+import { type ChartSpec, type QueryColumn, type QueryResult, rowsAsObjects } from "@epicenter/contracts";
 import { useMemo } from "react";
 import { isNumericType, isTemporalType } from "../../../lib/sql-types";
 import { Chart } from "../../../ui/Chart";
@@ -27,19 +27,18 @@ export function defaultChart(columns: readonly QueryColumn[]): ChartSpec | null 
 const MAX_POINTS = 5_000;
 
 export function ResultChart({
-  columns,
-  rows,
+  result,
   spec,
   onChange,
 }: {
-  columns: readonly QueryColumn[];
-  rows: readonly Record<string, unknown>[];
+  result: QueryResult;
   spec: ChartSpec | null;
   onChange: (spec: ChartSpec) => void;
 }) {
+  const { columns, rows } = result;
   const numericColumns = columns.filter((column) => isNumericType(column.type));
   // A chart of more points than pixels shows nothing more and renders slowly.
-  const points = useMemo(() => rows.slice(0, MAX_POINTS), [rows]);
+  const points = useMemo(() => rowsAsObjects({ columns, rows: rows.slice(0, MAX_POINTS) }), [columns, rows]);
 
   if (!spec) {
     return <div className={styles.chartEmpty}>A chart needs at least one numeric column in the result.</div>;

@@ -74,9 +74,9 @@ function signatureOf(columns: readonly QueryColumn[]): string {
 function layoutFor(
   signature: string,
   columns: readonly QueryColumn[],
-  rows: readonly Record<string, unknown>[],
+  rows: readonly (readonly unknown[])[],
 ): ColumnLayout {
-  return { signature, widths: columns.map((column) => estimateColumnWidth(column, rows)), sort: null };
+  return { signature, widths: columns.map((column, index) => estimateColumnWidth(column, index, rows)), sort: null };
 }
 
 /** The first and last column that touch [left, right], by binary search over the offsets. */
@@ -100,7 +100,8 @@ export function ResultsGrid({
   rows,
 }: {
   columns: readonly QueryColumn[];
-  rows: readonly Record<string, unknown>[];
+  /** One array of values per row, in column order. */
+  rows: readonly (readonly unknown[])[];
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const signature = signatureOf(columns);
@@ -127,7 +128,7 @@ export function ResultsGrid({
 
   const sortedColumn = sort ? columns[sort.columnIndex] : undefined;
   const order = useMemo(
-    () => (sort && sortedColumn ? sortedRowOrder(rows, sortedColumn, sort.direction) : null),
+    () => (sort && sortedColumn ? sortedRowOrder(rows, sort.columnIndex, sortedColumn.type, sort.direction) : null),
     [rows, sortedColumn, sort],
   );
 
@@ -220,7 +221,6 @@ export function ResultsGrid({
               position={item.index}
               top={item.start}
               row={rows[order ? (order[item.index] as number) : item.index]}
-              columns={columns}
               geometry={geometry}
               firstColumn={firstColumn}
               lastColumn={lastColumn}
@@ -329,22 +329,20 @@ const GridRow = memo(function GridRow({
   position,
   top,
   row,
-  columns,
   geometry,
   firstColumn,
   lastColumn,
 }: {
   position: number;
   top: number;
-  row: Record<string, unknown> | undefined;
-  columns: readonly QueryColumn[];
+  row: readonly unknown[] | undefined;
   geometry: ColumnGeometry;
   firstColumn: number;
   lastColumn: number;
 }) {
   const cells = [];
   for (let index = firstColumn; index <= lastColumn; index++) {
-    const value = row?.[(columns[index] as QueryColumn).name];
+    const value = row?.[index];
     const text = formatCell(value);
     const width = geometry.widths[index] as number;
     const isNull = value === null || value === undefined;

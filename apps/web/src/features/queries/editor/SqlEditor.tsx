@@ -33,10 +33,10 @@ const theme = EditorView.theme(
       caretColor: "var(--accent)",
     },
     ".cm-gutters": { backgroundColor: "var(--bg)", color: "var(--text-faint)", border: "none" },
-    ".cm-activeLine": { backgroundColor: "rgb(255 255 255 / 0.025)" },
+    ".cm-activeLine": { backgroundColor: "var(--editor-active-line)" },
     ".cm-activeLineGutter": { backgroundColor: "transparent", color: "var(--text-muted)" },
     ".cm-selectionBackground, &.cm-focused .cm-selectionBackground": {
-      backgroundColor: "rgb(255 106 61 / 0.22) !important",
+      backgroundColor: "var(--editor-selection) !important",
     },
     ".cm-cursor": { borderLeftColor: "var(--accent)" },
     ".cm-tooltip": {
@@ -55,14 +55,14 @@ const theme = EditorView.theme(
 );
 
 const highlight = HighlightStyle.define([
-  { tag: tags.keyword, color: "#ff8a63", fontWeight: "500" },
-  { tag: [tags.string, tags.special(tags.string)], color: "#a5d6a7" },
-  { tag: [tags.number, tags.bool, tags.null], color: "#f5b942" },
-  { tag: [tags.standard(tags.name), tags.function(tags.name)], color: "#7cc4ff" },
-  { tag: tags.typeName, color: "#c792ea" },
-  { tag: [tags.lineComment, tags.blockComment], color: "#5c6677", fontStyle: "italic" },
-  { tag: tags.operator, color: "#9aa3b2" },
-  { tag: tags.special(tags.name), color: "#e8eaee" },
+  { tag: tags.keyword, color: "var(--syntax-keyword)", fontWeight: "500" },
+  { tag: [tags.string, tags.special(tags.string)], color: "var(--syntax-string)" },
+  { tag: [tags.number, tags.bool, tags.null], color: "var(--syntax-number)" },
+  { tag: [tags.standard(tags.name), tags.function(tags.name)], color: "var(--syntax-function)" },
+  { tag: tags.typeName, color: "var(--syntax-type)" },
+  { tag: [tags.lineComment, tags.blockComment], color: "var(--syntax-comment)", fontStyle: "italic" },
+  { tag: tags.operator, color: "var(--syntax-operator)" },
+  { tag: tags.special(tags.name), color: "var(--syntax-name)" },
 ]);
 
 function dialectOf(vocabulary: SqlDialect | undefined, options: { withFunctions: boolean }): SQLDialect {

@@ -8,10 +8,10 @@ import {
   sortedRowOrder,
 } from "./result-table";
 
-function valuesInOrder(rows: Record<string, unknown>[], name: string, type: string, descending = false) {
-  return sortedRowOrder(rows, { name, type }, descending ? "descending" : "ascending").map(
-    (index) => rows[index]?.[name],
-  );
+/** The values of one column (given as objects, for reading) in sorted order. */
+function valuesInOrder(objects: Record<string, unknown>[], name: string, type: string, descending = false) {
+  const rows = objects.map((row) => [row[name]]);
+  return sortedRowOrder(rows, 0, type, descending ? "descending" : "ascending").map((index) => rows[index]?.[0]);
 }
 
 describe("sortedRowOrder", () => {
@@ -45,14 +45,14 @@ describe("sortedRowOrder", () => {
 
   it("sorts text and times as text, keeping equal values in the query's order", () => {
     const rows = [
-      { at: "2026-03-01 00:00:00", tag: "first" },
-      { at: "2025-12-31 23:59:59", tag: "second" },
-      { at: "2026-03-01 00:00:00", tag: "third" },
+      ["2026-03-01 00:00:00", "first"],
+      ["2025-12-31 23:59:59", "second"],
+      ["2026-03-01 00:00:00", "third"],
     ];
-    const order = sortedRowOrder(rows, { name: "at", type: "DateTime64(3, 'UTC')" }, "ascending");
-    expect(order.map((index) => rows[index]?.tag)).toEqual(["second", "first", "third"]);
-    const descending = sortedRowOrder(rows, { name: "at", type: "DateTime" }, "descending");
-    expect(descending.map((index) => rows[index]?.tag)).toEqual(["first", "third", "second"]);
+    const order = sortedRowOrder(rows, 0, "DateTime64(3, 'UTC')", "ascending");
+    expect(order.map((index) => rows[index]?.[1])).toEqual(["second", "first", "third"]);
+    const descending = sortedRowOrder(rows, 0, "DateTime", "descending");
+    expect(descending.map((index) => rows[index]?.[1])).toEqual(["first", "third", "second"]);
   });
 });
 
@@ -69,16 +69,16 @@ describe("nextSort", () => {
 
 describe("estimateColumnWidth", () => {
   it("fits the header and the sampled values between the minimum and the cap", () => {
-    const short = estimateColumnWidth({ name: "n", type: "Int8" }, [{ n: 1 }, { n: 2 }]);
+    const short = estimateColumnWidth({ name: "n", type: "Int8" }, 0, [[1], [2]]);
     expect(short).toBe(MIN_COLUMN_WIDTH);
-    const named = estimateColumnWidth({ name: "yes_probability", type: "Float64" }, [{ yes_probability: 0.5 }]);
+    const named = estimateColumnWidth({ name: "yes_probability", type: "Float64" }, 0, [[0.5]]);
     expect(named).toBeGreaterThan(short);
-    const long = estimateColumnWidth({ name: "raw", type: "String" }, [{ raw: "x".repeat(5_000) }]);
+    const long = estimateColumnWidth({ name: "raw", type: "String" }, 0, [["x".repeat(5_000)]]);
     expect(long).toBe(MAX_INITIAL_COLUMN_WIDTH);
   });
 
   it("samples a long result instead of reading every row", () => {
-    const rows = Array.from({ length: 100_000 }, (_, index) => ({ s: index === 77_777 ? "x".repeat(40) : "1" }));
+    const rows = Array.from({ length: 100_000 }, (_, index) => [index === 77_777 ? "x".repeat(40) : "1"]);
     let reads = 0;
     const counted = rows.map(
       (row) =>
@@ -89,7 +89,7 @@ describe("estimateColumnWidth", () => {
           },
         }),
     );
-    estimateColumnWidth({ name: "s", type: "String" }, counted);
+    estimateColumnWidth({ name: "s", type: "String" }, 0, counted);
     expect(reads).toBeLessThan(300);
   });
 });

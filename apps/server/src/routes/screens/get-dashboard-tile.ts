@@ -1,0 +1,24 @@
+import { endpoints } from "@epicenter/contracts";
+import type { Hono } from "hono";
+import { principalOf } from "../../http/access";
+import type { AppEnv } from "../../http/env";
+import { notFound } from "../../http/errors";
+import { mount } from "../../http/mount";
+import type { QueryServiceDeps } from "../../services/queries/run-query";
+import { findTile, runTile } from "../../services/screens/dashboards";
+
+export function getDashboardTile(app: Hono<AppEnv>, deps: QueryServiceDeps): void {
+  mount(app, endpoints.runDashboardTile, async ({ params, c }) => {
+    const tile = findTile(params.id, params.tileId);
+    if (!tile) throw notFound(`No tile ${params.tileId} on dashboard ${params.id}.`);
+    const principal = principalOf(c);
+    c.header("cache-control", "no-store");
+    return runTile(deps, {
+      dashboardId: params.id,
+      tile,
+      userId: principal.user.id,
+      apiKeyId: principal.apiKeyId ?? null,
+      signal: c.req.raw.signal,
+    });
+  });
+}
