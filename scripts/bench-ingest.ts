@@ -140,8 +140,8 @@ const recordingKey = (url: string) => {
 function engineLogger(onEngineMs: (ms: number) => void): Logger {
   return {
     ...silentLogger,
-    info: (message, fields) => {
-      if (message === "polymarket pages mapped by the engine") onEngineMs(Number(fields?.engine_ms ?? 0));
+    info: (fields, message) => {
+      if (message === "polymarket pages mapped by the engine") onEngineMs(Number(fields.engine_ms ?? 0));
     },
   };
 }
@@ -287,7 +287,7 @@ async function runDiskDay(catalogSize: number, runs: number): Promise<DiskResult
           warehouse,
           logger: silentLogger,
           config: { polymarketApiUrl: replay.url.polymarket, kalshiApiUrl: replay.url.kalshi },
-          clock: { now: () => start + i * 600_000 },
+          clock: () => new Date(start + i * 600_000),
         },
         { source: "polymarket" },
       );

@@ -2,7 +2,8 @@
  * The dependency rule of DESIGN.md, checked on every lint:
  * - apps import packages; packages never import apps;
  * - the web app imports only `@epicenter/contracts` from the packages;
- * - `@epicenter/contracts` imports only zod.
+ * - `@epicenter/contracts` imports only zod;
+ * - an ingest source never imports the frame that runs it (`packages/ingest/src/sync`).
  * Exits non-zero with one line per offending import.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -30,6 +31,11 @@ const rules: Rule[] = [
     folder: "packages/contracts",
     allows: (specifier) => specifier === "zod" || specifier.startsWith("."),
     why: "contracts imports only zod",
+  },
+  {
+    folder: "packages/ingest/src/sources",
+    allows: (specifier, file) => !resolve(file, "..", specifier).startsWith(join(root, "packages/ingest/src/sync")),
+    why: "a source knows the frame only through packages/ingest/src/source.ts",
   },
   {
     folder: "apps/web/src",

@@ -1,16 +1,17 @@
 /**
- * `@epicenter/ingest`: the archive's intake. Snapshot runs of Polymarket and Kalshi into
- * the warehouse (`runSync`), the scheduler that repeats them and backfills closed history
- * between them (`createScheduler`), the sync status the API serves (`getSyncStatus`), the
- * replay server that stands in for both upstream APIs in tests and the demo
- * (`startReplayServer`), and generated history for the demo (`generateDemoHistory`).
+ * `@epicenter/ingest`: the archive's intake. Snapshot runs of each `Source` (Polymarket
+ * and Kalshi, `sources/`) into the warehouse (`runSync`), the scheduler that repeats them
+ * and backfills closed history between them (`createScheduler`), the sync status the API
+ * serves (`getSyncStatus`), the replay server that stands in for both upstream APIs in
+ * tests and the demo (`startReplayServer`), and generated history for the demo
+ * (`generateDemoHistory`).
  * Configuration is passed in; nothing here reads `process.env`.
  */
 
 export { type DemoHistoryOptions, type DemoHistoryResult, generateDemoHistory } from "./demo-history";
 export { createPageFetcher, DEFAULT_HTTP_POLICY, type HttpPolicy, UpstreamError } from "./http/fetch-page";
 export { createRateLimiter, type RateLimit, type RateLimiter } from "./http/rate-limiter";
-export { consoleLogger, type Logger, silentLogger } from "./logger";
+export { type Clock, consoleLogger, type Logger, silentLogger, systemClock } from "./logger";
 export {
   type Fault,
   type FaultKind,
@@ -26,6 +27,8 @@ export {
   type SourceSchedulerState,
   type SourceSyncStatus,
 } from "./scheduler";
+export type { BackfillPosition, BackfillStep, IngestConfig, RunOutcome, Source, SourceRun } from "./source";
+export { SOURCE_LIST, SOURCES, type SourceName, sourceNamed } from "./sources";
 export { getSyncStatus, type SourceSyncView, type SyncRunView, type SyncStatus } from "./status";
 export {
   BACKFILL_EVENT_TYPES,
@@ -34,13 +37,6 @@ export {
   readBackfillState,
   runBackfillStep,
 } from "./sync/backfill";
-export type { RunKind, SourceName } from "./sync/run-history";
-export {
-  type Clock,
-  type IngestConfig,
-  runSync,
-  SOURCES,
-  type SyncDeps,
-  type SyncRunSummary,
-  systemClock,
-} from "./sync/run-sync";
+export type { RunKind } from "./sync/run-history";
+export { runSync, type SyncDeps, type SyncRunSummary } from "./sync/run-sync";
+export type { Feed } from "./write/spool";

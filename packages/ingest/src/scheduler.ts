@@ -10,11 +10,11 @@
  * catch-up run rather than a pile of missed ticks. `stop()` waits for the in-flight run
  * to finish, or with `{ abort: true }` aborts it, which removes its rows.
  */
-import type { Logger } from "./logger";
-import { consoleLogger } from "./logger";
+import { setTimeout as delay } from "node:timers/promises";
+import { consoleLogger, type Logger, systemClock } from "./logger";
+import type { SourceName } from "./sources";
 import { runBackfillStep } from "./sync/backfill";
-import type { SourceName } from "./sync/run-history";
-import { runSync, type SyncDeps, type SyncRunSummary, systemClock } from "./sync/run-sync";
+import { runSync, type SyncDeps, type SyncRunSummary } from "./sync/run-sync";
 
 export type SourceSyncStatus = "syncing" | "idle" | "error" | "backfilling";
 
@@ -48,35 +48,26 @@ export interface Scheduler {
 
 export function createScheduler(deps: SyncDeps, options: SchedulerOptions): Scheduler {
   const clock = deps.clock ?? systemClock;
+  const now = () => clock().getTime();
   const logger: Logger = deps.logger ?? consoleLogger;
   const intervalMs = Math.max(1, options.intervalSeconds) * 1000;
   const states = new Map<SourceName, SourceSchedulerState>();
   const waiters = new Map<SourceName, Array<(run: SyncRunSummary) => void>>();
   const loops: Promise<void>[] = [];
   let abort = new AbortController();
-  let wake: () => void = () => {};
+  /** Aborted by `stop()` to wake every sleeping loop at once. */
+  let wake = new AbortController();
   let stopped = true;
 
   const sleepUntil = (at: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, Math.max(0, at - clock.now()));
-      const previous = wake;
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      wake = () => {
-        previous();
-        done();
-      };
-    });
+    delay(Math.max(0, at - now()), undefined, { signal: wake.signal }).catch(() => undefined);
 
   async function loop(source: SourceName) {
     const state = states.get(source) as SourceSchedulerState;
-    let due = clock.now();
+    let due = now();
     while (!stopped) {
-      const now = clock.now();
-      if (now >= due) {
+      const at = now();
+      if (at >= due) {
         state.status = "syncing";
         state.isBackfilling = false;
         const run = await runSync(deps, { source, signal: abort.signal });
@@ -85,7 +76,7 @@ export function createScheduler(deps: SyncDeps, options: SchedulerOptions): Sche
         if (run.success) options.onSnapshot?.(run);
         for (const resolve of waiters.get(source)?.splice(0) ?? []) resolve(run);
         // Next due: the first whole interval after now, counted from this run's start.
-        const behind = Math.floor((clock.now() - due) / intervalMs);
+        const behind = Math.floor((now() - due) / intervalMs);
         due += (behind + 1) * intervalMs;
         state.nextSnapshotAt = due;
         continue;
@@ -99,10 +90,10 @@ export function createScheduler(deps: SyncDeps, options: SchedulerOptions): Sche
             ...(options.backfillPagesPerStep ? { pagesPerStep: options.backfillPagesPerStep } : {}),
           });
           state.backfillDone = step.done;
-          if (step.run && !step.run.success) await sleepUntil(Math.min(due, clock.now() + 5_000));
+          if (step.run && !step.run.success) await sleepUntil(Math.min(due, now() + 5_000));
         } catch (error) {
-          logger.error("backfill step failed", { source, error: String(error) });
-          await sleepUntil(Math.min(due, clock.now() + 5_000));
+          logger.error({ source, error: String(error) }, "backfill step failed");
+          await sleepUntil(Math.min(due, now() + 5_000));
         }
         state.isBackfilling = false;
         state.status = state.lastRun && !state.lastRun.success ? "error" : "idle";
@@ -117,19 +108,20 @@ export function createScheduler(deps: SyncDeps, options: SchedulerOptions): Sche
       if (!stopped) return;
       stopped = false;
       abort = new AbortController();
+      wake = new AbortController();
       for (const source of options.sources) {
         states.set(source, {
           status: "idle",
           isBackfilling: false,
           backfillDone: options.backfill === false,
           lastRun: null,
-          nextSnapshotAt: clock.now(),
+          nextSnapshotAt: now(),
         });
         loops.push(
           loop(source).catch((error: unknown) => {
             const state = states.get(source);
             if (state) state.status = "error";
-            logger.error("scheduler loop stopped", { source, error: String(error) });
+            logger.error({ source, error: String(error) }, "scheduler loop stopped");
           }),
         );
       }
@@ -137,7 +129,7 @@ export function createScheduler(deps: SyncDeps, options: SchedulerOptions): Sche
     async stop(stopOptions = {}) {
       stopped = true;
       if (stopOptions.abort) abort.abort(new Error("scheduler stopped"));
-      wake();
+      wake.abort();
       await Promise.all(loops.splice(0));
     },
     state() {

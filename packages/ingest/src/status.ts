@@ -10,8 +10,9 @@
  */
 import { tableRowCounts, type Warehouse } from "@epicenter/warehouse";
 import type { SchedulerState, SourceSyncStatus } from "./scheduler";
+import type { Source } from "./source";
+import { SOURCE_LIST, type SourceName } from "./sources";
 import { readBackfillState } from "./sync/backfill";
-import type { SourceName } from "./sync/run-history";
 
 export interface SyncRunView {
   run_id: string;
@@ -41,30 +42,30 @@ export interface SyncStatus {
 
 const RECENT_RUNS = 10;
 
-/** Counting queries per source: distinct objects ever seen, and events still open. */
-const COUNTS: Record<SourceName, string> = {
-  polymarket: `SELECT
-      (SELECT count() FROM polymarket.events_latest FINAL) AS events_count,
-      (SELECT count() FROM polymarket.markets_latest FINAL) AS markets_count,
-      (SELECT count() FROM polymarket.events_latest FINAL WHERE closed = false) AS open_events`,
-  kalshi: `SELECT
-      (SELECT count() FROM kalshi.events_latest FINAL) AS events_count,
-      (SELECT count() FROM kalshi.markets_latest FINAL) AS markets_count,
-      (SELECT uniqExact(event_ticker) FROM kalshi.markets_latest FINAL WHERE status IN ('active', 'inactive', 'initialized')) AS open_events`,
-};
+/** Distinct objects ever seen, and events still open (the source says how to tell). */
+function countsSql(source: Source): string {
+  return `SELECT
+      (SELECT count() FROM ${source.name}.events_latest FINAL) AS events_count,
+      (SELECT count() FROM ${source.name}.markets_latest FINAL) AS markets_count,
+      (${source.openEventsSql}) AS open_events`;
+}
 
 export async function getSyncStatus(warehouse: Warehouse, schedulerState?: SchedulerState): Promise<SyncStatus> {
-  const [polymarket, kalshi, tableCounts] = await Promise.all([
-    sourceStatus(warehouse, "polymarket", schedulerState),
-    sourceStatus(warehouse, "kalshi", schedulerState),
+  const [views, tableCounts] = await Promise.all([
+    Promise.all(SOURCE_LIST.map((source) => sourceStatus(warehouse, source, schedulerState))),
     tableCountsOf(warehouse),
   ]);
-  return { timestamp: new Date().toISOString(), sources: { polymarket, kalshi }, table_counts: tableCounts };
+  const sources = Object.fromEntries(SOURCE_LIST.map((source, i) => [source.name, views[i]]));
+  return {
+    timestamp: new Date().toISOString(),
+    sources: sources as Record<SourceName, SourceSyncView>,
+    table_counts: tableCounts,
+  };
 }
 
 async function sourceStatus(
   warehouse: Warehouse,
-  source: SourceName,
+  source: Source<SourceName>,
   schedulerState: SchedulerState | undefined,
 ): Promise<SourceSyncView> {
   const [runs, unfinished, counts, backfill] = await Promise.all([
@@ -80,16 +81,16 @@ async function sourceStatus(
        FROM internal.sync_run_history FINAL
        WHERE source = {source:String} AND kind = 'snapshot' AND revision = 1
        ORDER BY started_at DESC LIMIT ${RECENT_RUNS}`,
-      { params: { source } },
+      { params: { source: source.name } },
     ),
     warehouse.query<{ n: string }>(
       "SELECT count() AS n FROM internal.sync_run_history FINAL WHERE source = {source:String} AND revision = 0",
-      { params: { source } },
+      { params: { source: source.name } },
     ),
-    warehouse.query<{ events_count: string; markets_count: string; open_events: string }>(COUNTS[source]),
-    readBackfillState(warehouse, source),
+    warehouse.query<{ events_count: string; markets_count: string; open_events: string }>(countsSql(source)),
+    readBackfillState(warehouse, source.name),
   ]);
-  const live = schedulerState?.[source];
+  const live = schedulerState?.[source.name];
   const lastSuccess = runs.find((run) => Boolean(Number(run.success)));
   const inferred: SourceSyncStatus =
     Number(unfinished[0]?.n ?? 0) > 0 ? "syncing" : runs[0] && !Number(runs[0].success) ? "error" : "idle";
@@ -103,7 +104,7 @@ async function sourceStatus(
     markets_count: Number(counts[0]?.markets_count ?? 0),
     recent_runs: runs.map((run) => ({
       run_id: run.run_id,
-      source,
+      source: source.name,
       duration_ms: Number(run.duration_ms),
       events_written: Number(run.events_written),
       markets_written: Number(run.markets_written),
@@ -114,6 +115,9 @@ async function sourceStatus(
 
 /** Rows per market table, deduplicated for the `*_latest` tables (`tableRowCounts`). */
 async function tableCountsOf(warehouse: Warehouse): Promise<Record<string, number>> {
-  const counts = await tableRowCounts(warehouse, ["polymarket", "kalshi"]);
+  const counts = await tableRowCounts(
+    warehouse,
+    SOURCE_LIST.map((source) => source.name),
+  );
   return Object.fromEntries([...counts].sort(([a], [b]) => a.localeCompare(b)));
 }

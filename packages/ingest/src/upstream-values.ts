@@ -13,10 +13,10 @@
 import { z } from "zod";
 
 /**
- * The readers as plain functions, shared by the zod schemas below (the documented
- * contract) and the hand-written fast readers on the ingest hot path
- * (`sources/polymarket/fast-read.ts`), so both apply one set of rules. Each returns the
- * value, or an `Invalid` carrying the message the schema reports.
+ * The readers as plain functions, from which the zod fields below are built (the
+ * documented contract; Polymarket's engine mapping applies the same rules as SQL, held to
+ * these by `engine-map.integration.test.ts`). Each returns the value, or an `Invalid`
+ * carrying the message the schema reports.
  */
 export class Invalid {
   constructor(readonly message: string) {}

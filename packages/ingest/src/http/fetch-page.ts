@@ -10,9 +10,10 @@
  * a bad parameter) are our bug and fail at once. When retries run out the error carries
  * the URL and the reason, and the caller's run fails: it never writes a guessed page.
  */
+import { setTimeout as delay } from "node:timers/promises";
 import type { z } from "zod";
 import type { Logger } from "../logger";
-import { type RateLimiter, sleep } from "./rate-limiter";
+import type { RateLimiter } from "./rate-limiter";
 
 export interface HttpPolicy {
   timeoutMs: number;
@@ -88,14 +89,20 @@ export function createPageFetcher(options: PageFetcherOptions): PageFetcher {
         const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt) * random();
         const retryAfter = error instanceof RetryAfter ? Math.min(error.delayMs, policy.maxRetryAfterMs) : 0;
         const delayMs = Math.max(backoff, retryAfter);
-        options.logger.warn("upstream request failed, retrying", {
-          url,
-          attempt: attempt + 1,
-          status: failure.status,
-          reason: failure.message,
-          delay_ms: Math.round(delayMs),
+        options.logger.warn(
+          {
+            url,
+            attempt: attempt + 1,
+            status: failure.status,
+            reason: failure.message,
+            delay_ms: Math.round(delayMs),
+          },
+          "upstream request failed, retrying",
+        );
+        // An abort while waiting ends the run with the caller's reason, not the timer's.
+        await delay(delayMs, undefined, signal ? { signal } : {}).catch((error: unknown) => {
+          throw signal?.reason ?? error;
         });
-        await sleep(delayMs, signal);
       }
     }
   };

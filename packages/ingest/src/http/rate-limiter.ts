@@ -1,8 +1,10 @@
 /**
- * Client-side rate limit: a token bucket per upstream, kept under the documented limits
- * (Kalshi basic tier 20 reads/s; Polymarket `/events` 500 per 10 s) so a full snapshot
- * never trips the venue's throttle in the first place. Retries also take a token.
+ * Client-side rate limit: a token bucket per upstream, kept under the venue's documented
+ * limit (each `Source` states its own `rateLimit`) so a full snapshot never trips the
+ * venue's throttle in the first place. Retries also take a token.
  */
+import { setTimeout as delay } from "node:timers/promises";
+
 export interface RateLimiter {
   /** Resolves when a request may go out; rejects if `signal` aborts while waiting. */
   acquire(signal?: AbortSignal): Promise<void>;
@@ -12,9 +14,6 @@ export interface RateLimit {
   requests: number;
   perMs: number;
 }
-
-export const POLYMARKET_EVENTS_LIMIT: RateLimit = { requests: 450, perMs: 10_000 };
-export const KALSHI_BASIC_LIMIT: RateLimit = { requests: 18, perMs: 1_000 };
 
 export function createRateLimiter(limit: RateLimit, now: () => number = Date.now): RateLimiter {
   const refillPerMs = limit.requests / limit.perMs;
@@ -31,7 +30,11 @@ export function createRateLimiter(limit: RateLimit, now: () => number = Date.now
         tokens -= 1;
         return;
       }
-      await sleep(Math.ceil((1 - tokens) / refillPerMs), signal);
+      await delay(Math.ceil((1 - tokens) / refillPerMs), undefined, signal ? { signal } : {}).catch(
+        (error: unknown) => {
+          throw signal?.reason ?? error;
+        },
+      );
     }
   };
   return {
@@ -42,22 +45,4 @@ export function createRateLimiter(limit: RateLimit, now: () => number = Date.now
       return turn;
     },
   };
-}
-
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason ?? new Error("aborted"));
-      return;
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason ?? new Error("aborted"));
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

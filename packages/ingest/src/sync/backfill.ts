@@ -2,15 +2,11 @@
  * Backfill of closed history, one bounded step at a time so the scheduler can run it
  * between snapshot runs and a snapshot is never more than one step late.
  *
- * Where each backfill stands lives in `internal.backfill_state`, one row per (source,
+ * What each source backfills is its `Source.backfill` (its steps, in order, say what
+ * they read). Where each stands lives in `internal.backfill_state`, one row per (source,
  * event type), the newest winning: `position` is the resumable place as JSON (a window
  * and a cursor), `offset` the number of objects written so far (what the status shows as
  * `backfill_offsets`), `done` whether it has caught up with the pending-closed window.
- * - Polymarket `closed_events`: `/events/keyset?closed=true` in 30-day `end_date` windows
- *   from 2020-01-01 up to seven days ago, paging each window with `after_cursor`.
- * - Kalshi `settled_events`: `/events?status=settled` with nested markets, by cursor.
- * - Kalshi `historical_markets`: `/historical/markets` (markets settled before the
- *   historical cutoff exist only there), by cursor, `mve_filter=exclude`.
  *
  * Each step is a recorded run of kind `backfill`, with the same all-or-nothing rule as a
  * snapshot: if it fails its rows are removed and the position is not advanced. The
@@ -19,28 +15,15 @@
  * (key, sync_timestamp)).
  */
 import { toDateTime64, type Warehouse } from "@epicenter/warehouse";
-import { listKalshiEvents, listKalshiMarkets } from "../sources/kalshi/client";
-import { isComboMarket, mapKalshiMarket } from "../sources/kalshi/map";
-import { KALSHI_MARKETS, writeKalshiEventsPage } from "../sources/kalshi/sync";
-import { listGammaEvents } from "../sources/polymarket/client";
-import { writeGammaEventsPage } from "../sources/polymarket/sync";
-import type { SourceName } from "./run-history";
-import { runRecorded, type SyncDeps, type SyncRunSummary, systemClock } from "./run-sync";
-import { PENDING_CLOSED_WINDOW_MS, type RunCounts, reportRejections, type SourceRunContext } from "./source-run";
+import { systemClock } from "../logger";
+import type { BackfillPosition } from "../source";
+import { SOURCE_LIST, type SourceName, sourceNamed } from "../sources";
+import { runRecorded, type SyncDeps, type SyncRunSummary } from "./run-sync";
 
-export const BACKFILL_EVENT_TYPES: Record<SourceName, readonly string[]> = {
-  polymarket: ["closed_events"],
-  kalshi: ["settled_events", "historical_markets"],
-};
-
-const POLYMARKET_HISTORY_START = Date.parse("2020-01-01T00:00:00Z");
-const WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
-
-export interface BackfillPosition {
-  /** Epoch ms of the current end-date window (Polymarket). */
-  windowStart?: number;
-  cursor: string | null;
-}
+/** The event types each source backfills, in the order it backfills them. */
+export const BACKFILL_EVENT_TYPES = Object.fromEntries(
+  SOURCE_LIST.map((source) => [source.name, source.backfill.map((step) => step.eventType)]),
+) as unknown as Record<SourceName, readonly string[]>;
 
 export interface BackfillState {
   source: SourceName;
@@ -58,7 +41,7 @@ export async function readBackfillState(warehouse: Warehouse, source: SourceName
     { params: { source } },
   );
   const saved = new Map(rows.map((row) => [row.event_type, row]));
-  return BACKFILL_EVENT_TYPES[source].map((eventType) => {
+  return sourceNamed(source).backfill.map(({ eventType }) => {
     const row = saved.get(eventType);
     return {
       source,
@@ -102,99 +85,30 @@ export async function runBackfillStep(
   source: SourceName,
   options: BackfillOptions = {},
 ): Promise<BackfillStepResult> {
-  const clock = deps.clock ?? systemClock;
   const states = await readBackfillState(deps.warehouse, source);
   const state = states.find((candidate) => !candidate.done);
   if (!state) return { run: null, state: states, done: true };
+  const step = sourceNamed(source).backfill.find((candidate) => candidate.eventType === state.event_type);
+  if (!step) throw new Error(`no backfill step ${state.event_type} for ${source}`);
 
-  const next: BackfillState = { ...state, position: { ...state.position } };
-  const pages = options.pagesPerStep ?? 4;
-  const step = async (ctx: SourceRunContext, counts: RunCounts) => {
-    const before = ctx.writer.count(`${source}.markets`) + ctx.writer.count(`${source}.events`);
-    if (source === "polymarket") await polymarketStep(ctx, counts, next, pages);
-    else if (state.event_type === "settled_events") await kalshiEventsStep(ctx, counts, next, pages);
-    else await kalshiHistoricalStep(ctx, counts, next, pages);
-    await ctx.writer.flush();
-    next.offset += ctx.writer.count(`${source}.markets`) + ctx.writer.count(`${source}.events`) - before;
-  };
-  const run = await runRecorded(deps, source, "backfill", step, options.signal);
-  if (run.success) await saveBackfillState(deps.warehouse, next, clock.now());
+  let next: BackfillState = state;
+  const run = await runRecorded(
+    deps,
+    sourceNamed(source),
+    "backfill",
+    async (sourceRun) => {
+      const outcome = await step.run(sourceRun, state.position, options.pagesPerStep ?? 4);
+      next = {
+        ...state,
+        position: outcome.position,
+        offset: state.offset + outcome.eventsWritten + outcome.marketsWritten,
+        done: state.done || outcome.done,
+      };
+      return outcome;
+    },
+    options.signal,
+  );
+  if (run.success) await saveBackfillState(deps.warehouse, next, (deps.clock ?? systemClock)().getTime());
   const after = states.map((candidate) => (candidate.event_type === next.event_type && run.success ? next : candidate));
   return { run, state: after, done: after.every((candidate) => candidate.done) };
-}
-
-async function polymarketStep(ctx: SourceRunContext, counts: RunCounts, position: BackfillState, pages: number) {
-  const until = ctx.startedAt - PENDING_CLOSED_WINDOW_MS;
-  const mapContext = { syncTimestamp: ctx.syncTimestamp };
-  let left = pages;
-  while (left > 0) {
-    const windowStart = position.position.windowStart ?? POLYMARKET_HISTORY_START;
-    if (windowStart >= until) {
-      position.done = true;
-      return;
-    }
-    const filters = {
-      closed: true,
-      end_date_min: new Date(windowStart).toISOString(),
-      end_date_max: new Date(Math.min(windowStart + WINDOW_MS, until)).toISOString(),
-    };
-    let finishedWindow = true;
-    for await (const page of listGammaEvents(ctx.fetchPage, ctx.baseUrl, filters, {
-      startCursor: position.position.cursor,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    })) {
-      await writeGammaEventsPage(ctx, mapContext, page, counts);
-      position.position.cursor = page.nextCursor;
-      left -= 1;
-      if (page.nextCursor && left === 0) {
-        finishedWindow = false;
-        break;
-      }
-    }
-    if (finishedWindow) position.position = { windowStart: windowStart + WINDOW_MS, cursor: null };
-  }
-}
-
-async function kalshiEventsStep(ctx: SourceRunContext, counts: RunCounts, position: BackfillState, pages: number) {
-  let left = pages;
-  for await (const page of listKalshiEvents(
-    ctx.fetchPage,
-    ctx.baseUrl,
-    { status: "settled" },
-    { startCursor: position.position.cursor, ...(ctx.signal ? { signal: ctx.signal } : {}) },
-  )) {
-    await writeKalshiEventsPage(ctx, { syncTimestamp: ctx.syncTimestamp }, page, counts);
-    position.position.cursor = page.nextCursor;
-    left -= 1;
-    if (!page.nextCursor) position.done = true;
-    if (left === 0) return;
-  }
-}
-
-async function kalshiHistoricalStep(ctx: SourceRunContext, counts: RunCounts, position: BackfillState, pages: number) {
-  let left = pages;
-  for await (const page of listKalshiMarkets(
-    ctx.fetchPage,
-    ctx.baseUrl,
-    "/historical/markets",
-    {},
-    { startCursor: position.position.cursor, ...(ctx.signal ? { signal: ctx.signal } : {}) },
-  )) {
-    counts.pages += 1;
-    const rejections = [];
-    for (const raw of page.items) {
-      if (raw && typeof raw === "object" && isComboMarket(raw as Record<string, unknown>)) {
-        counts.combosExcluded += 1;
-        continue;
-      }
-      const mapped = mapKalshiMarket(raw, { syncTimestamp: ctx.syncTimestamp });
-      if ("row" in mapped) await ctx.writer.add(KALSHI_MARKETS, mapped.row.ticker, mapped.row);
-      else rejections.push(mapped.rejection);
-    }
-    reportRejections(ctx, page.url, rejections, counts);
-    position.position.cursor = page.nextCursor;
-    left -= 1;
-    if (!page.nextCursor) position.done = true;
-    if (left === 0) return;
-  }
 }

@@ -17,26 +17,10 @@
  * to a pooled connection, and they do not clean up a killed run's batches anyway.
  */
 import { onCluster, storageTable, toDateTime64, type Warehouse } from "@epicenter/warehouse";
+import type { Source } from "../source";
+import type { SourceName } from "../sources";
 
-export type SourceName = "polymarket" | "kalshi";
 export type RunKind = "snapshot" | "backfill";
-
-export interface SnapshotTableRef {
-  database: SourceName;
-  name: "events" | "markets";
-  key: string;
-}
-
-export const SOURCE_TABLES: Record<SourceName, readonly SnapshotTableRef[]> = {
-  polymarket: [
-    { database: "polymarket", name: "events", key: "id" },
-    { database: "polymarket", name: "markets", key: "id" },
-  ],
-  kalshi: [
-    { database: "kalshi", name: "events", key: "event_ticker" },
-    { database: "kalshi", name: "markets", key: "ticker" },
-  ],
-};
 
 /**
  * A snapshot row as its latest-state table holds it: every column but `raw`, which only
@@ -101,8 +85,8 @@ function runColumns(run: RunRecord) {
 }
 
 /** Makes the run's rows the current state in the `*_latest` tables. */
-export async function publishLatest(warehouse: Warehouse, source: SourceName, syncTimestamp: string): Promise<void> {
-  for (const table of SOURCE_TABLES[source]) {
+export async function publishLatest(warehouse: Warehouse, source: Source, syncTimestamp: string): Promise<void> {
+  for (const table of source.tables) {
     await warehouse.command(
       `INSERT INTO ${table.database}.${table.name}_latest SELECT ${LATEST_COLUMNS} FROM ${table.database}.${table.name} WHERE sync_timestamp = {ts:DateTime64(3, 'UTC')}`,
       { params: { ts: syncTimestamp } },
@@ -115,11 +99,11 @@ export async function publishLatest(warehouse: Warehouse, source: SourceName, sy
  * replaced by each key's previous snapshot first, so the latest tables never point at a
  * snapshot that no longer exists.
  */
-export async function discardRun(warehouse: Warehouse, source: SourceName, syncTimestamp: string): Promise<void> {
+export async function discardRun(warehouse: Warehouse, source: Source, syncTimestamp: string): Promise<void> {
   const ctx = { cluster: warehouse.cluster };
   const params = { params: { ts: syncTimestamp } };
   const at = "{ts:DateTime64(3, 'UTC')}";
-  for (const table of SOURCE_TABLES[source]) {
+  for (const table of source.tables) {
     const snapshot = `${table.database}.${table.name}`;
     const latest = `${snapshot}_latest`;
     await warehouse.command(
@@ -157,17 +141,17 @@ export async function findUnfinishedRuns(warehouse: Warehouse, source: SourceNam
 /** Deletes what killed runs of `source` left behind and closes their records. */
 export async function recoverUnfinishedRuns(
   warehouse: Warehouse,
-  source: SourceName,
+  source: Source<SourceName>,
   now: () => number,
 ): Promise<string[]> {
   const recovered: string[] = [];
-  for (const run of await findUnfinishedRuns(warehouse, source)) {
+  for (const run of await findUnfinishedRuns(warehouse, source.name)) {
     if (run.sync_timestamp) await discardRun(warehouse, source, run.sync_timestamp);
     await recordRunOutcome(
       warehouse,
       {
         run_id: run.run_id,
-        source,
+        source: source.name,
         kind: run.kind,
         started_at: Date.parse(`${run.started_at.replace(" ", "T")}Z`),
         sync_timestamp: run.sync_timestamp ?? "1970-01-01 00:00:00.000",

@@ -42,20 +42,19 @@ describe("snapshot runs against the replay server", () => {
     expect(await countRows(h.warehouse, "polymarket.markets_latest FINAL")).toBe(run.markets_written);
   });
 
-  it("writes the same Polymarket snapshot when mapping in JavaScript (the path a ClickHouse server takes)", async () => {
-    const engine = await runSync(h.deps, { source: "polymarket" });
-    const javascript = await runSync({ ...h.deps, polymarketMapping: "javascript" }, { source: "polymarket" });
-    expect(javascript).toMatchObject({ success: true, markets_written: engine.markets_written });
-    expect(javascript.events_written).toBe(engine.events_written);
+  it("writes the same snapshot when the pages are streamed (the path a ClickHouse server takes)", async () => {
+    const spooled = await runSync(h.deps, { source: "polymarket" });
+    const streamed = await runSync({ ...h.deps, feed: "stream" }, { source: "polymarket" });
+    expect(streamed).toMatchObject({ success: true, markets_written: spooled.markets_written });
+    expect(streamed.events_written).toBe(spooled.events_written);
     const columns =
-      "id, event_id, question, outcomes, outcomePrices, yes_probability, volume, bestBid, endDate, closed";
+      "id, event_id, question, outcomes, outcomePrices, yes_probability, volume, bestBid, endDate, closed, raw";
     const snapshot = (ts: string) =>
       h.warehouse.query(
-        `SELECT ${columns}, JSONExtractString(raw, 'id') AS raw_id FROM polymarket.markets
-         WHERE sync_timestamp = {ts:DateTime64(3, 'UTC')} ORDER BY id`,
+        `SELECT ${columns} FROM polymarket.markets WHERE sync_timestamp = {ts:DateTime64(3, 'UTC')} ORDER BY id`,
         { params: { ts } },
       );
-    expect(await snapshot(javascript.sync_timestamp)).toEqual(await snapshot(engine.sync_timestamp));
+    expect(await snapshot(streamed.sync_timestamp)).toEqual(await snapshot(spooled.sync_timestamp));
     expect(await duplicateRows(h.warehouse)).toMatchObject({ "polymarket.markets": 0, "polymarket.events": 0 });
   });
 
@@ -73,6 +72,9 @@ describe("snapshot runs against the replay server", () => {
             + (SELECT count() FROM kalshi.events WHERE event_ticker LIKE 'KXMVE%') AS n`,
     );
     expect(Number(combos?.n)).toBe(0);
+
+    const streamed = await runSync({ ...h.deps, feed: "stream" }, { source: "kalshi" });
+    expect(streamed).toMatchObject({ success: true, markets_written: run.markets_written });
   });
 
   it("derives lastTradeTime from volume growth between runs", async () => {

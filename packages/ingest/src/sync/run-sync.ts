@@ -1,19 +1,22 @@
 /**
  * `runSync`: one snapshot run of one source, the unit the scheduler, the CLI and the demo
  * share. It recovers what a killed earlier run left behind, chooses the run's one
- * `sync_timestamp`, records the start, streams the source's pages through the batch
- * writer, publishes the rows to the latest-state tables, and records the outcome. A
- * failure at any point removes the run's rows before the failure is recorded (see
- * `run-history.ts` for why this gives no duplicates and no partial snapshots).
+ * `sync_timestamp`, records the start, has the source write its snapshot
+ * (`Source.snapshot`), publishes the rows to the latest-state tables unless the source did,
+ * and records the outcome. A failure at any point removes the run's rows before the
+ * failure is recorded (see `run-history.ts` for why this gives no duplicates and no
+ * partial snapshots). The backfill's steps run through the same frame (`runRecorded`).
  */
 import { randomUUID } from "node:crypto";
 import type { Warehouse } from "@epicenter/warehouse";
 import { createPageFetcher, type HttpPolicy } from "../http/fetch-page";
-import { createRateLimiter, KALSHI_BASIC_LIMIT, POLYMARKET_EVENTS_LIMIT, type RateLimiter } from "../http/rate-limiter";
-import { consoleLogger, type Logger } from "../logger";
-import { snapshotKalshi } from "../sources/kalshi/sync";
-import { snapshotPolymarket } from "../sources/polymarket/sync";
+import { createRateLimiter, type RateLimiter } from "../http/rate-limiter";
+import { type Clock, consoleLogger, type Logger, systemClock } from "../logger";
+import { type IngestConfig, RunFailed, type RunOutcome, type Source, type SourceRun } from "../source";
+import { type SourceName, sourceNamed } from "../sources";
 import { toWarehouseTime } from "../upstream-values";
+import { DEFAULT_WRITER_LIMITS, type WriterLimits } from "../write/snapshot-writer";
+import { defaultFeed, type Feed } from "../write/spool";
 import {
   discardRun,
   publishLatest,
@@ -22,22 +25,7 @@ import {
   recordRunOutcome,
   recordRunStart,
   recoverUnfinishedRuns,
-  SOURCE_TABLES,
-  type SourceName,
 } from "./run-history";
-import { DEFAULT_WRITER_LIMITS, SnapshotWriter, type WriterLimits } from "./snapshot-writer";
-import { emptyCounts, type RunCounts, type SourceRunContext } from "./source-run";
-
-export interface Clock {
-  now(): number;
-}
-
-export const systemClock: Clock = { now: () => Date.now() };
-
-export interface IngestConfig {
-  polymarketApiUrl: string;
-  kalshiApiUrl: string;
-}
 
 export interface SyncDeps {
   warehouse: Warehouse;
@@ -50,8 +38,8 @@ export interface SyncDeps {
   /** The HTTP client; the global `fetch` when absent. */
   fetch?: typeof fetch;
   writer?: Partial<WriterLimits>;
-  /** Where Polymarket snapshot pages are mapped (`SourceRunContext.mapping`). */
-  polymarketMapping?: "engine" | "javascript";
+  /** How written bytes reach the engine; by the warehouse's kind when absent (tests pin `stream` on chDB). */
+  feed?: Feed;
 }
 
 export interface SyncRunSummary {
@@ -69,99 +57,93 @@ export interface SyncRunSummary {
   error: string | null;
 }
 
-export const SOURCES: readonly SourceName[] = ["polymarket", "kalshi"];
+const NOTHING: RunOutcome = {
+  pages: 0,
+  skipped: 0,
+  combosExcluded: 0,
+  eventsWritten: 0,
+  marketsWritten: 0,
+  latestPublished: false,
+};
 
-export function sourceBaseUrl(config: IngestConfig, source: SourceName): string {
-  return source === "polymarket" ? config.polymarketApiUrl : config.kalshiApiUrl;
-}
-
-export function defaultRateLimiter(source: SourceName): RateLimiter {
-  return createRateLimiter(source === "polymarket" ? POLYMARKET_EVENTS_LIMIT : KALSHI_BASIC_LIMIT);
-}
-
-/** One run: `body` writes pages through the context's writer. Shared by snapshot and backfill steps. */
+/** One run of `source`: `body` writes it and answers its outcome. Shared by snapshots and backfill steps. */
 export async function runRecorded(
   deps: SyncDeps,
-  source: SourceName,
+  source: Source<SourceName>,
   kind: RunKind,
-  body: (ctx: SourceRunContext, counts: RunCounts) => Promise<void>,
+  body: (run: SourceRun) => Promise<RunOutcome>,
   signal?: AbortSignal,
 ): Promise<SyncRunSummary> {
-  const clock = deps.clock ?? systemClock;
+  const now = () => (deps.clock ?? systemClock)().getTime();
   const logger = deps.logger ?? consoleLogger;
-  await recoverUnfinishedRuns(deps.warehouse, source, () => clock.now()).then((ids) => {
-    if (ids.length > 0) logger.warn("removed the rows of interrupted runs", { source, run_ids: ids });
+  await recoverUnfinishedRuns(deps.warehouse, source, now).then((ids) => {
+    if (ids.length > 0) logger.warn({ source: source.name, run_ids: ids }, "removed the rows of interrupted runs");
   });
 
-  const startedAt = clock.now();
-  const run: RunRecord = {
+  const startedAt = now();
+  const record: RunRecord = {
     run_id: randomUUID(),
-    source,
+    source: source.name,
     kind,
     started_at: startedAt,
     sync_timestamp: toWarehouseTime(startedAt) as string,
   };
-  const writer = new SnapshotWriter(deps.warehouse, { ...DEFAULT_WRITER_LIMITS, ...deps.writer });
-  const counts = emptyCounts();
-  const ctx: SourceRunContext = {
+  const run: SourceRun = {
     warehouse: deps.warehouse,
     fetchPage: createPageFetcher({
-      limiter: deps.rateLimiters?.[source] ?? defaultRateLimiter(source),
+      limiter: deps.rateLimiters?.[source.name] ?? createRateLimiter(source.rateLimit),
       logger,
       ...(deps.http ? { policy: deps.http } : {}),
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
     }),
-    baseUrl: sourceBaseUrl(deps.config, source),
-    writer,
-    syncTimestamp: run.sync_timestamp,
+    baseUrl: source.baseUrl(deps.config),
+    syncTimestamp: record.sync_timestamp,
     startedAt,
     logger,
     ...(signal ? { signal } : {}),
-    ...(deps.polymarketMapping ? { mapping: deps.polymarketMapping } : {}),
+    limits: { ...DEFAULT_WRITER_LIMITS, ...deps.writer },
+    feed: deps.feed ?? defaultFeed(deps.warehouse),
   };
-  const [eventsTable, marketsTable] = SOURCE_TABLES[source].map((t) => `${t.database}.${t.name}`);
-  const written = () => ({
-    events_written: writer.count(eventsTable as string),
-    markets_written: writer.count(marketsTable as string),
-  });
 
-  await recordRunStart(deps.warehouse, run);
+  await recordRunStart(deps.warehouse, record);
+  let outcome = NOTHING;
   let error: string | null = null;
   try {
-    await body(ctx, counts);
-    await writer.flush();
+    outcome = await body(run);
     signal?.throwIfAborted();
-    if (!ctx.latestPublished) await publishLatest(deps.warehouse, source, run.sync_timestamp);
+    if (!outcome.latestPublished) await publishLatest(deps.warehouse, source, record.sync_timestamp);
   } catch (failure) {
+    if (failure instanceof RunFailed) outcome = failure.partial;
     error = failure instanceof Error ? failure.message : String(failure);
-    await writer.settle();
-    logger.error("sync run failed; removing its rows", { source, kind, run_id: run.run_id, error });
-    await discardRun(deps.warehouse, source, run.sync_timestamp);
+    logger.error({ source: source.name, kind, run_id: record.run_id, error }, "sync run failed; removing its rows");
+    await discardRun(deps.warehouse, source, record.sync_timestamp);
   }
-  const finishedAt = clock.now();
+  const finishedAt = now();
   const success = error === null;
-  const totals = success ? written() : { events_written: 0, markets_written: 0 };
-  await recordRunOutcome(deps.warehouse, run, {
+  const totals = success
+    ? { events_written: outcome.eventsWritten, markets_written: outcome.marketsWritten }
+    : { events_written: 0, markets_written: 0 };
+  await recordRunOutcome(deps.warehouse, record, {
     finished_at: finishedAt,
     ...totals,
-    objects_skipped: counts.skipped,
+    objects_skipped: outcome.skipped,
     success,
     error,
   });
   const summary: SyncRunSummary = {
-    run_id: run.run_id,
-    source,
+    run_id: record.run_id,
+    source: source.name,
     kind,
-    sync_timestamp: run.sync_timestamp,
+    sync_timestamp: record.sync_timestamp,
     ...totals,
-    objects_skipped: counts.skipped,
-    combos_excluded: counts.combosExcluded,
-    pages: counts.pages,
+    objects_skipped: outcome.skipped,
+    combos_excluded: outcome.combosExcluded,
+    pages: outcome.pages,
     duration_ms: Math.round(finishedAt - startedAt),
     success,
     error,
   };
-  logger.info("sync run finished", { ...summary });
+  logger.info({ ...summary }, "sync run finished");
   return summary;
 }
 
@@ -170,6 +152,6 @@ export function runSync(
   deps: SyncDeps,
   options: { source: SourceName; signal?: AbortSignal },
 ): Promise<SyncRunSummary> {
-  const snapshot = options.source === "polymarket" ? snapshotPolymarket : snapshotKalshi;
-  return runRecorded(deps, options.source, "snapshot", snapshot, options.signal);
+  const source = sourceNamed(options.source);
+  return runRecorded(deps, source, "snapshot", (run) => source.snapshot(run), options.signal);
 }

@@ -1,8 +1,13 @@
 /**
- * Test helper: every Gamma object in the Polymarket fixtures, and the odd values the
- * lenient readers are tested with, shared by the fast reader's and the engine mapping's
- * equivalence tests.
+ * Test helper: every Gamma object in the Polymarket fixtures, the odd values the lenient
+ * readers are tested with, and a way to run objects through the engine's mapping
+ * (`page-batch.ts`) and read back the rows it wrote.
  */
+import type { Warehouse } from "@epicenter/warehouse";
+import type { Rejection } from "../rejection";
+import { EVENT_COPIED, MARKET_COPIED } from "../sources/polymarket/engine-map";
+import { GammaBatchWriter } from "../sources/polymarket/page-batch";
+import type { Feed } from "../write/spool";
 import { fixture, fixtureLines } from "./fixtures";
 
 export type Json = Record<string, unknown>;
@@ -58,4 +63,53 @@ export const ODD_VALUES: unknown[] = [
 export function mutations(object: Json, seed: number): Json[] {
   const keys = [...Object.keys(object), "id", "tags", "series", "events", "markets", "volumeNum"];
   return keys.map((key, i) => ({ ...object, [key]: ODD_VALUES[(seed + i) % ODD_VALUES.length] }));
+}
+
+export interface EngineRows {
+  events: Map<string, Json>;
+  markets: Map<string, Json>;
+  rejections: Rejection[];
+}
+
+/**
+ * One run of `events` (in pages of `pageSize`) through the engine's mapping into the
+ * snapshot tables, and the rows it wrote with `sync_timestamp`, `raw` and every mapped column.
+ */
+export async function mapInEngine(
+  warehouse: Warehouse,
+  events: unknown[],
+  options: { syncTimestamp: string; feed?: Feed; pageSize?: number },
+): Promise<EngineRows> {
+  const rejections: Rejection[] = [];
+  const pageSize = options.pageSize ?? 50;
+  const batches = new GammaBatchWriter(warehouse, {
+    syncTimestamp: options.syncTimestamp,
+    feed: options.feed ?? "file",
+    batchBytes: 256 * 1024,
+    onRejection: ({ url: _url, ...rejected }) => rejections.push(rejected),
+  });
+  try {
+    for (let i = 0; i < events.length; i += pageSize) {
+      const body = new TextEncoder().encode(
+        JSON.stringify({ events: events.slice(i, i + pageSize), next_cursor: null }),
+      );
+      await batches.add({ url: `page-${i}`, body, nextCursor: null });
+    }
+    await batches.flush();
+  } finally {
+    await batches.close();
+  }
+  const rows = async (table: string, columns: string[]) => {
+    const selected = columns.map((name) => `\`${name}\``).join(", ");
+    const found = await warehouse.query<Json>(
+      `SELECT ${selected}, raw FROM ${table} WHERE sync_timestamp = {ts:DateTime64(3, 'UTC')}`,
+      { params: { ts: options.syncTimestamp } },
+    );
+    return new Map(found.map((row) => [String(row.id), row]));
+  };
+  return {
+    events: await rows("polymarket.events", ["sync_timestamp", ...EVENT_COPIED]),
+    markets: await rows("polymarket.markets", ["sync_timestamp", ...MARKET_COPIED, "lastTradeTime"]),
+    rejections,
+  };
 }

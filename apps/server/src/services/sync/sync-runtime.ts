@@ -3,28 +3,14 @@
  * `SYNC_INTERVAL_SECONDS` and backfills between runs, fed from the config and writing to
  * the same warehouse the API reads. `0` turns it off (tests, the CLI).
  */
-import {
-  createScheduler,
-  type Logger as IngestLogger,
-  type Scheduler,
-  SOURCES,
-  type SyncDeps,
-} from "@epicenter/ingest";
+import { createScheduler, type Scheduler, SOURCES, type SyncDeps } from "@epicenter/ingest";
 import type { Warehouse } from "@epicenter/warehouse";
 import type { Logger } from "pino";
 import type { Config } from "../../config";
 
-export function ingestLogger(logger: Logger): IngestLogger {
-  const child = logger.child({ area: "ingest" });
-  return {
-    info: (message, fields) => child.info(fields ?? {}, message),
-    warn: (message, fields) => child.warn(fields ?? {}, message),
-    error: (message, fields) => child.error(fields ?? {}, message),
-  };
-}
-
+/** Ingest speaks pino's shape, so it takes the server's logger as it is. */
 export function ingestDeps(config: Pick<Config, "upstream">, warehouse: Warehouse, logger: Logger): SyncDeps {
-  return { warehouse, config: config.upstream, logger: ingestLogger(logger) };
+  return { warehouse, config: config.upstream, logger: logger.child({ area: "ingest" }) };
 }
 
 export function startScheduler(

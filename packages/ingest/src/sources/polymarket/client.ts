@@ -1,10 +1,11 @@
 /**
  * Gamma API paging. The snapshot and the backfill both list events through
- * `/events/keyset`, which pages with an opaque cursor: the response's `next_cursor` is
- * sent back as `after_cursor` (a parameter named `cursor` is silently ignored and returns
- * page 1 forever), every page re-sends the same filters, and `offset` is never sent
- * (HTTP 422 on keyset endpoints). `closed` is always explicit because omitting it returns
- * closed events despite the documented default.
+ * `/events/keyset`, as page text for the engine to read (`gammaKeysetText`). It pages
+ * with an opaque cursor: the response's `next_cursor` is sent back as `after_cursor` (a
+ * parameter named `cursor` is silently ignored and returns page 1 forever), every page
+ * re-sends the same filters, and `offset` is never sent (HTTP 422 on keyset endpoints).
+ * `closed` is always explicit because omitting it returns closed events despite the
+ * documented default.
  */
 import type { BodyReader, PageFetcher } from "../../http/fetch-page";
 import { ZGammaEventsKeysetPage } from "./schema";
@@ -18,13 +19,6 @@ export interface GammaEventFilters {
   end_date_max?: string;
 }
 
-export interface GammaEventsPage {
-  url: string;
-  events: unknown[];
-  /** Cursor of the following page; null when this was the last. */
-  nextCursor: string | null;
-}
-
 export function gammaEventsUrl(baseUrl: string, filters: GammaEventFilters, afterCursor: string | null): string {
   const url = new URL(`${baseUrl.replace(/\/$/, "")}/events/keyset`);
   url.searchParams.set("closed", String(filters.closed));
@@ -35,20 +29,7 @@ export function gammaEventsUrl(baseUrl: string, filters: GammaEventFilters, afte
   return url.toString();
 }
 
-/** Every page of `/events/keyset` for `filters`, starting after `startCursor` when resuming. */
-export function listGammaEvents(
-  fetchPage: PageFetcher,
-  baseUrl: string,
-  filters: GammaEventFilters,
-  options: { startCursor?: string | null; signal?: AbortSignal } = {},
-): AsyncGenerator<GammaEventsPage> {
-  return keysetPages(baseUrl, filters, options, async (url) => {
-    const page = await fetchPage(url, ZGammaEventsKeysetPage, options.signal);
-    return { url, events: page.events, nextCursor: page.next_cursor || null };
-  });
-}
-
-/** The keyset loop both listings share: follow `nextCursor` until it is empty or repeats. */
+/** The keyset loop: follow `nextCursor` until it is empty or repeats. */
 async function* keysetPages<Page extends { nextCursor: string | null }>(
   baseUrl: string,
   filters: GammaEventFilters,
@@ -102,14 +83,17 @@ export const gammaKeysetText: BodyReader<{ body: Uint8Array; nextCursor: string 
   },
 };
 
-/** Every page of `/events/keyset` for `filters` as text, for the engine-side mapping. */
+/**
+ * Every page of `/events/keyset` for `filters` as text, for the engine's mapping, starting
+ * after `startCursor` when resuming.
+ */
 export function listGammaEventPages(
   fetchPage: PageFetcher,
   baseUrl: string,
   filters: GammaEventFilters,
-  options: { signal?: AbortSignal } = {},
+  options: { startCursor?: string | null; signal?: AbortSignal } = {},
 ): AsyncGenerator<GammaPageText> {
-  return keysetPages(baseUrl, filters, {}, async (url) => ({
+  return keysetPages(baseUrl, filters, options, async (url) => ({
     url,
     ...(await fetchPage(url, gammaKeysetText, options.signal)),
   }));

@@ -1,89 +1,42 @@
 /**
- * The Gamma → warehouse mapping of `map.ts`, written as SQL so the engine does it.
+ * The engine serves every case: snapshots, the backfill and the demo's seed, on chDB and on a server.
  *
- * Why: a full snapshot is ~150,000 markets and ~640 MB of JSON. In JavaScript,
+ * The Polymarket mapping, Gamma objects → warehouse rows, as the SQL the engine runs: the
+ * one mapping there is. Its columns are declared in `fields.ts`; this module turns that
+ * table into the expressions, the input tables' columns and the columns the run's views
+ * copy. `page-batch.ts` feeds it the page text.
+ *
+ * Why the engine: a full snapshot is ~150,000 markets and ~640 MB of JSON. In JavaScript,
  * `JSON.parse`, reading the fields and serialising the row cost ~115 µs per market on the
  * 2-core bench machine, on the one thread the server also answers requests on. The engine
  * reads the page text with its native JSON reader and extracts the fields with simdjson,
- * on both cores, so the snapshot path hands it the page text untouched (`page-batch.ts`).
+ * on both cores.
  *
  * The rules are the ones `upstream-values.ts` documents, one SQL expression per reader:
  * every upstream field is first read as text (`Nullable(String)`: a JSON number, boolean,
  * array or object arrives as its JSON text, a JSON string as its content, absent or null
  * as NULL), then converted, and an object whose field cannot be read gets a `reason`
- * instead of a guessed value. `engine-map.integration.test.ts` proves the two mappings give
- * the same rows on every fixture object and on the odd values the fast reader is tested
- * with. Where the readers cannot agree exactly it is written here (and listed in the test):
- * - A text field holding an array or object keeps its JSON text (JavaScript rejects it),
+ * instead of a guessed value. `engine-map.integration.test.ts` holds it to the zod schemas
+ * (`schema.ts`, the documented contract of the upstream shapes) on every fixture object
+ * and on the odd values. Where the engine reads more leniently than the schema:
+ * - A text field holding an array or object keeps its JSON text (the schema rejects it),
  *   and an id sent as a JSON boolean is the text "true"/"false".
  * - A number is what the engine's `toFloat64` reads: `"0x10"` is rejected here while
  *   `Number("0x10")` is 16; both reject other non-numeric text.
- * - A time sent as numeric text is read as Unix seconds, as JavaScript reads a JSON number.
- * - `raw` is the upstream object's own text, byte for byte (JavaScript re-serialises it;
- *   both parse to the same object). An event's `raw` leaves out its nested markets, on
- *   both paths (`strip-markets.ts`).
+ * - A time sent as numeric text is read as Unix seconds, as the schema reads a JSON number.
+ * - `raw` is the upstream object's own text, byte for byte. An event's `raw` leaves out
+ *   its nested markets (`strip-markets.ts`).
  */
 
-/** How one column is read from its upstream field(s). */
-type Reader =
-  | { kind: "text"; field: string }
-  | { kind: "number"; fields: string[] }
-  | { kind: "count"; field: string }
-  | { kind: "flag"; field: string }
-  | { kind: "list"; field: string }
-  | { kind: "time"; field: string };
-
-const text = (field: string): Reader => ({ kind: "text", field });
-/** The first field that is present wins (`volumeNum ?? volume`). */
-const number = (...fields: string[]): Reader => ({ kind: "number", fields });
-const flag = (field: string): Reader => ({ kind: "flag", field });
-/** A whole number of things: negative is no count (NULL), a fraction is cut. */
-const count = (field: string): Reader => ({ kind: "count", field });
-const list = (field: string): Reader => ({ kind: "list", field });
-const time = (field: string): Reader => ({ kind: "time", field });
-
-const same = (reader: (field: string) => Reader, ...names: string[]) =>
-  Object.fromEntries(names.map((name) => [name, reader(name)]));
-
-/** `polymarket.markets` columns read straight from a market object, in table order. */
-export const MARKET_READERS: Record<string, Reader> = {
-  question: text("question"),
-  conditionId: text("conditionId"),
-  questionID: text("questionID"),
-  slug: text("slug"),
-  groupItemTitle: text("groupItemTitle"),
-  groupItemThreshold: text("groupItemThreshold"),
-  outcomes: list("outcomes"),
-  clobTokenIds: list("clobTokenIds"),
-  ...same(number, "lastTradePrice", "bestBid", "bestAsk", "spread"),
-  ...same(number, "oneHourPriceChange", "oneDayPriceChange", "oneWeekPriceChange", "oneMonthPriceChange"),
-  volume: number("volumeNum", "volume"),
-  ...same(number, "volume24hr", "volume1wk", "volume1mo", "volume1yr", "volumeClob", "volume24hrClob"),
-  liquidity: number("liquidityNum", "liquidity"),
-  ...same(number, "liquidityClob", "competitive", "orderPriceMinTickSize", "orderMinSize", "umaBond", "umaReward"),
-  umaResolutionStatus: text("umaResolutionStatus"),
-  umaResolutionStatuses: list("umaResolutionStatuses"),
-  ...same(flag, "active", "closed", "archived", "restricted", "acceptingOrders", "enableOrderBook"),
-  ...same(flag, "negRisk", "negRiskOther"),
-  negRiskMarketID: text("negRiskMarketID"),
-  feeType: text("feeType"),
-  comboStatus: text("comboStatus"),
-  makerRebatesFeeShareBps: number("makerRebatesFeeShareBps"),
-  ...same(time, "startDate", "endDate", "createdAt", "updatedAt", "closedTime", "gameStartTime"),
-  acceptingOrdersTimestamp: time("acceptingOrdersTimestamp"),
-};
-
-/** `polymarket.events` columns read straight from an event object. */
-export const EVENT_READERS: Record<string, Reader> = {
-  ...same(text, "ticker", "slug", "title", "description", "resolutionSource", "category", "seriesSlug"),
-  ...same(time, "startDate", "creationDate", "endDate", "createdAt", "updatedAt", "closedTime"),
-  ...same(flag, "active", "closed", "archived", "new", "featured", "restricted", "enableOrderBook"),
-  ...same(flag, "negRisk", "enableNegRisk", "negRiskAugmented"),
-  negRiskMarketID: text("negRiskMarketID"),
-  ...same(number, "liquidity", "liquidityClob", "volume", "volume24hr", "volume1wk", "volume1mo", "volume1yr"),
-  ...same(number, "openInterest", "competitive"),
-  commentCount: count("commentCount"),
-};
+import {
+  EVENT_EXTRA_FIELDS,
+  EVENT_READERS,
+  fieldsOf,
+  list,
+  MARKET_EXTRA_FIELDS,
+  MARKET_READERS,
+  type Reader,
+} from "./fields";
 
 const q = (name: string) => `\`${name}\``;
 const field = (tuple: string, name: string) => `tupleElement(${tuple}, '${name}')`;
@@ -93,17 +46,8 @@ export function textTuple(fields: readonly string[]): string {
   return `Tuple(${fields.map((name) => `${q(name)} Nullable(String)`).join(", ")})`;
 }
 
-function fieldsOf(readers: Record<string, Reader>, extra: readonly string[]): string[] {
-  const names = new Set(extra);
-  for (const reader of Object.values(readers)) {
-    if (reader.kind === "number") for (const name of reader.fields) names.add(name);
-    else names.add(reader.field);
-  }
-  return [...names];
-}
-
-export const MARKET_FIELDS = fieldsOf(MARKET_READERS, ["id", "outcomePrices", "events"]);
-export const EVENT_FIELDS = fieldsOf(EVENT_READERS, ["id", "tags", "series"]);
+export const MARKET_FIELDS = fieldsOf(MARKET_READERS, MARKET_EXTRA_FIELDS);
+export const EVENT_FIELDS = fieldsOf(EVENT_READERS, EVENT_EXTRA_FIELDS);
 
 const trimmed = (value: string) => `trimBoth(${value})`;
 const present = (value: string) => `(${value} IS NOT NULL AND ${trimmed(value)} != '')`;
@@ -213,8 +157,12 @@ export function marketSelectList(tuple: string, raw: string): string {
 }
 
 /**
- * `yesProbability` of `map.ts`: the price of the outcome labelled "Yes" (else the first);
- * without prices the bid/ask midpoint of a real book, then a positive last trade price.
+ * `yes_probability`, which Gamma does not send: the price of the outcome labelled "Yes"
+ * (case-insensitive; otherwise the first outcome, the one Polymarket quotes a market by —
+ * "Up", the first team). Without `outcomePrices` (placeholder "Other" markets of neg-risk
+ * events) the bid/ask midpoint when there is a real book (bid > 0, ask < 1), then a
+ * positive `lastTradePrice`, else NULL: an empty book (bid 0, ask 1) is no estimate.
+ * Resolved markets carry "1"/"0" prices, so their value is the settled outcome.
  */
 function yesProbabilitySql(prices: string): string {
   const yesIndex = "greatest(arrayFirstIndex(label -> lower(trimBoth(label)) = 'yes', outcomes), 1)";
@@ -306,3 +254,46 @@ export const EVENT_INPUT_COLUMNS = [
 /** Columns copied from the input rows to `polymarket.markets` / `polymarket.events` as they are. */
 export const MARKET_COPIED = ["id", "event_id", ...Object.keys(MARKET_READERS), "outcomePrices", "yes_probability"];
 export const EVENT_COPIED = ["id", ...Object.keys(EVENT_READERS), "tags", "tag_ids", "series_ids", "market_count"];
+
+/**
+ * The page-level input tables, one row per upstream page as the engine's JSON reader reads
+ * it (every field as text): a keyset page, tagged with its URL, and the same page with the
+ * events' nested markets cut out (`strip-markets.ts`) and how many each listed.
+ */
+export const PAGE_INPUT_COLUMNS = [
+  "page String",
+  `events Array(${textTuple(EVENT_FIELDS).replace(/\)$/, ", markets Array(String))")})`,
+];
+export const EVENT_PAGE_INPUT_COLUMNS = ["page String", "events Array(String)", "market_counts Array(UInt32)"];
+
+/** The column names of a column list (`name Type, …`), in order. */
+export function columnNames(columns: readonly string[]): string {
+  return columns.map((column) => column.split(" ")[0]).join(", ");
+}
+
+/** Pages (rows of `pageInput`) → one input row per market (`MARKET_INPUT_COLUMNS`). */
+export function marketMappingSql(pageInput: string): string {
+  return `SELECT ${columnNames(MARKET_INPUT_COLUMNS)} FROM (
+SELECT page, event_id, event_reason, ${marketSelectList("x", "m")}
+FROM (
+  SELECT page, event_id, event_reason, m, JSONExtract(m, '${textTuple(MARKET_FIELDS)}') AS x
+  FROM (
+    SELECT page, ifNull(tupleElement(e, 'id'), '') AS event_id, ${eventReasonSql("e")} AS event_reason,
+      tupleElement(e, 'markets') AS markets
+    FROM ${pageInput}
+    ARRAY JOIN events AS e
+  )
+  ARRAY JOIN markets AS m
+))`;
+}
+
+/** Stripped pages (rows of `eventPageInput`) → one input row per event (`EVENT_INPUT_COLUMNS`). */
+export function eventMappingSql(eventPageInput: string): string {
+  return `SELECT ${columnNames(EVENT_INPUT_COLUMNS)} FROM (
+SELECT page, ${eventSelectList("x", "e")}, market_count
+FROM (
+  SELECT page, e, market_count, JSONExtract(e, '${textTuple(EVENT_FIELDS)}') AS x
+  FROM ${eventPageInput}
+  ARRAY JOIN events AS e, market_counts AS market_count
+))`;
+}

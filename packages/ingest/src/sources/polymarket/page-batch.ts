@@ -1,69 +1,60 @@
 /**
- * The Polymarket snapshot's write path on the embedded engine: page text in, rows out,
- * with the mapping done by the engine (`engine-map.ts`).
+ * The Polymarket write path, for snapshots, the backfill and the demo's seed alike: page
+ * text in, rows out, with the mapping done by the engine (`engine-map.ts`).
  *
- * Each page body is written untouched to a file in the run's spool directory (RAM backed
- * `/dev/shm` where there is one). When a batch of pages is big enough the engine reads the
- * batch's files once per table with its native JSON reader and inserts one row per market
- * (and per event) into an input table of the Null engine, which stores nothing. Two
- * materialized views, created for the run, route each input row:
+ * Each keyset page becomes two JSONEachRow records tagged with its URL: the page as the
+ * upstream sent it, and a copy with the events' nested markets cut out by a byte scanner
+ * (`strip-markets.ts`, so an event's `raw` leaves its markets out). When a batch of pages is
+ * big enough it is inserted, one INSERT per record kind, into two page-level input tables
+ * of the Null engine, which store nothing, through the spool (`write/spool.ts`): from
+ * spooled files on the embedded engine, streamed as the statement's body on a server. The
+ * same bytes reach the same tables either way. Materialized views created for the run do
+ * the rest inside the engine:
+ * - the mapping views turn each page row into one input row per market (and per event),
+ *   typed, with a `reason` when the object cannot be read;
  * - a valid row goes to `polymarket.markets` (`polymarket.events`) with the run's
  *   `sync_timestamp`, once per key and run: a key already written by this run, or seen
  *   twice in one batch, is dropped (keyset paging over a moving catalog and the
  *   pending-closed pass can list an object twice). Markets of a rejected event are left
- *   out, as in the JavaScript mapping. `lastTradeTime` is derived from the previous state,
- *   a `Join` table of `polymarket.markets_latest` taken when the run starts (the rule in
- *   `map.ts`);
+ *   out;
  * - the same valid rows, without `raw`, go to `polymarket.markets_latest` (`events_latest`)
- *   as they are written, instead of being copied there when the run ends (which read the whole
- *   snapshot back); a failed run restores the previous latest rows (`discardRun`);
+ *   as they are written, instead of being copied there when the run ends (which read the
+ *   whole snapshot back); a failed run restores the previous latest rows (`discardRun`);
  * - a row with a `reason` goes to a small rejections table, which the run reads after each
  *   batch to log every rejected object with its page URL.
- * So the page text is read once per table and never copied through a staging table.
  *
  * Batches run one at a time, in the background while the next pages are fetched (a batch
- * also starts when the upstream has been quiet for two seconds with pages in hand). Each
- * batch is one INSERT per table; if any statement fails the run fails and the runner
- * deletes every row of the run's `sync_timestamp` (`sync/run-history.ts`), so a failure
- * never leaves half a snapshot. The helper tables and views live in `internal` (hidden
- * from users), are recreated by each run and dropped when it ends; a source never runs
- * twice at once, so no other run shares them.
+ * also starts when the upstream has been quiet for two seconds with pages in hand). If any
+ * statement fails the run fails and the runner deletes every row of the run's
+ * `sync_timestamp` (`sync/run-history.ts`), so a failure never leaves half a snapshot. The
+ * helper tables and views live in `internal` (hidden from users), are recreated by each run
+ * and dropped when it ends; a source never runs twice at once, so no other run shares them.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { quoteString, type Warehouse } from "@epicenter/warehouse";
 import type { Rejection } from "../../rejection";
+import {
+  type Chunks,
+  type Feed,
+  insertSpooled,
+  insertStreamed,
+  removeSpooled,
+  spoolDirectory,
+  spoolFile,
+} from "../../write/spool";
 import type { GammaPageText } from "./client";
 import {
   EVENT_COPIED,
-  EVENT_FIELDS,
   EVENT_INPUT_COLUMNS,
-  eventReasonSql,
-  eventSelectList,
+  EVENT_PAGE_INPUT_COLUMNS,
+  eventMappingSql,
   MARKET_COPIED,
-  MARKET_FIELDS,
   MARKET_INPUT_COLUMNS,
-  marketSelectList,
-  textTuple,
+  marketMappingSql,
+  PAGE_INPUT_COLUMNS,
 } from "./engine-map";
 import { stripNestedMarkets } from "./strip-markets";
-
-const MARKETS = "polymarket.markets";
-const EVENTS = "polymarket.events";
-const MARKET_INPUT = "internal.polymarket_market_input";
-const EVENT_INPUT = "internal.polymarket_event_input";
-const REJECTIONS = "internal.polymarket_rejections";
-const PREVIOUS = "internal.polymarket_previous_state";
-const VIEWS = {
-  markets: "internal.polymarket_markets_mv",
-  events: "internal.polymarket_events_mv",
-  latestMarkets: "internal.polymarket_markets_latest_mv",
-  latestEvents: "internal.polymarket_events_latest_mv",
-  marketRejections: "internal.polymarket_market_rejections_mv",
-  eventRejections: "internal.polymarket_event_rejections_mv",
-};
 
 /** Page text per batch when the caller does not say (runs pass `WriterLimits.engineBatchBytes`). */
 export const DEFAULT_BATCH_BYTES = 160 * 1024 * 1024;
@@ -89,22 +80,64 @@ export interface PageRejection extends Rejection {
   url: string;
 }
 
+/** Where the rows go: the snapshot tables and their latest twins, or (the demo's seed) tables alone. */
+export interface BatchTargets {
+  events: string;
+  markets: string;
+  /** Also write each row, without `raw`, to `<table>_latest`. */
+  latest: boolean;
+  /** Derive `lastTradeTime` from `polymarket.markets_latest`; without it a market has no previous state. */
+  previousState: boolean;
+}
+
+export const SNAPSHOT_TARGETS: BatchTargets = {
+  events: "polymarket.events",
+  markets: "polymarket.markets",
+  latest: true,
+  previousState: true,
+};
+
 export interface GammaBatchWriterOptions {
   syncTimestamp: string;
+  /** Spooled files (the embedded engine) or a streamed body (a server). */
+  feed: Feed;
   batchBytes?: number;
   /** A batch starts early when no page has come for this long. */
   idleMs?: number;
   /** Called for each object the engine could not read, with the page it came from. */
   onRejection?: (rejected: PageRejection) => void;
+  targets?: BatchTargets;
+  /** Names of the run's helper tables and views: `<prefix>market_input` and so on. */
+  helperPrefix?: string;
+}
+
+/** One page's two records, as JSONEachRow chunks. */
+interface PageRecords {
+  page: Chunks;
+  events: Chunks;
+}
+
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+
+/** `body` (a JSON object) with `"page": url` as its first key, one row, without copying the body. */
+function tagged(url: string, body: Uint8Array): Chunks {
+  const open = body.indexOf(OPEN_OBJECT);
+  const close = body.lastIndexOf(CLOSE_OBJECT);
+  if (open < 0 || close < open) throw new Error(`page is not a JSON object: ${url}`);
+  return [`{"page":${JSON.stringify(url)},`, body.subarray(open + 1, close + 1)];
 }
 
 export class GammaBatchWriter {
-  private readonly dir: string;
-  private readonly urls = new Map<string, string>();
-  private pendingPages = 0;
+  private readonly feed: Feed;
+  private readonly targets: BatchTargets;
+  private readonly names: ReturnType<typeof helperNames>;
+  private readonly dir: string | undefined;
+  /** Pages since the last batch: held here when streamed, in `batch-<seq>/` of the spool when spooled. */
+  private pending: PageRecords[] = [];
   private pendingBytes = 0;
-  private batchSeq = 0;
   private pageSeq = 0;
+  private batchSeq = 0;
   private running: Promise<void> = Promise.resolve();
   private failure: unknown;
   private prepared: Promise<void> | undefined;
@@ -119,28 +152,30 @@ export class GammaBatchWriter {
     private readonly warehouse: Warehouse,
     private readonly options: GammaBatchWriterOptions,
   ) {
-    this.dir = spoolDir();
+    this.feed = options.feed;
+    this.targets = options.targets ?? SNAPSHOT_TARGETS;
+    this.names = helperNames(options.helperPrefix ?? "internal.polymarket_");
+    this.dir = this.feed === "file" ? spoolDirectory("gamma") : undefined;
     this.batchBytes = options.batchBytes ?? DEFAULT_BATCH_BYTES;
     this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
-  }
-
-  /** The engine reads pages from files, so only the embedded engine (same machine) can. */
-  static supports(warehouse: Warehouse): boolean {
-    return warehouse.kind === "chdb";
   }
 
   async add(page: GammaPageText): Promise<void> {
     this.stopIdleTimer();
     if (this.failure) throw this.failure;
     this.pageSeq += 1;
-    const seq = String(this.pageSeq).padStart(6, "0");
-    const batchDir = join(this.dir, `batch-${this.batchSeq}`);
-    if (this.pendingPages === 0) await mkdir(batchDir, { recursive: true });
-    await writeFile(join(batchDir, `page-${seq}.json`), page.body);
-    await writeFile(join(batchDir, `events-${seq}.json`), stripNestedMarkets(page.body).body);
-    this.urls.set(`page-${seq}.json`, page.url);
-    this.urls.set(`events-${seq}.json`, page.url);
-    this.pendingPages += 1;
+    const records = { page: tagged(page.url, page.body), events: tagged(page.url, stripNestedMarkets(page.body).body) };
+    if (this.dir) {
+      // Spooled at once, so no page is held in memory.
+      const seq = String(this.pageSeq).padStart(6, "0");
+      const batchDir = join(this.dir, `batch-${this.batchSeq}`);
+      if (this.pending.length === 0) await mkdir(batchDir, { recursive: true });
+      await spoolFile(join(batchDir, `page-${seq}.json`), records.page);
+      await spoolFile(join(batchDir, `events-${seq}.json`), records.events);
+      this.pending.push({ page: [], events: [] });
+    } else {
+      this.pending.push(records);
+    }
     this.pendingBytes += page.body.length;
     if (this.pendingBytes >= this.batchBytes) {
       // Back-pressure: wait for the batch before this one, so fetching runs at most one batch ahead.
@@ -170,19 +205,23 @@ export class GammaBatchWriter {
   /** Removes the spooled pages and the run's helper tables; the writer cannot be used afterwards. */
   async close(): Promise<void> {
     this.stopIdleTimer();
-    rmSync(this.dir, { recursive: true, force: true });
+    this.pending = [];
+    if (this.dir) removeSpooled(this.dir);
     // Views left behind (the warehouse went away) are harmless: they hang off input tables
     // nothing else writes, and the next run drops them before making its own.
     if (this.prepared) await this.dropHelpers().catch(() => undefined);
   }
 
-  /** Rows of this run in `table` (after `flush`). */
-  async written(table: typeof MARKETS | typeof EVENTS): Promise<number> {
-    const [row] = await this.warehouse.query<{ n: string }>(
-      `SELECT count() AS n FROM ${table} WHERE sync_timestamp = {ts:DateTime64(3, 'UTC')}`,
-      { params: { ts: this.options.syncTimestamp } },
-    );
-    return Number(row?.n ?? 0);
+  /** Rows of this run in the events and markets targets (after `flush`). */
+  async written(): Promise<{ events: number; markets: number }> {
+    const count = async (table: string) => {
+      const [row] = await this.warehouse.query<{ n: string }>(
+        `SELECT count() AS n FROM ${table} WHERE sync_timestamp = {ts:DateTime64(3, 'UTC')}`,
+        { params: { ts: this.options.syncTimestamp } },
+      );
+      return Number(row?.n ?? 0);
+    };
+    return { events: await count(this.targets.events), markets: await count(this.targets.markets) };
   }
 
   /**
@@ -191,18 +230,20 @@ export class GammaBatchWriter {
    */
   private startBatch(): Promise<void> {
     const previous = this.running;
-    if (this.pendingPages === 0) return previous;
-    const batchDir = join(this.dir, `batch-${this.batchSeq}`);
+    if (this.pending.length === 0) return previous;
+    const batch = this.pending;
+    const batchDir = this.dir && join(this.dir, `batch-${this.batchSeq}`);
     this.batchSeq += 1;
-    this.pendingPages = 0;
+    this.pending = [];
     this.pendingBytes = 0;
     this.running = previous.then(async () => {
       if (this.failure) return;
       try {
-        await this.runBatch(batchDir);
-        rmSync(batchDir, { recursive: true, force: true });
+        await this.runBatch(batch, batchDir);
       } catch (error) {
         this.failure ??= error;
+      } finally {
+        if (batchDir) removeSpooled(batchDir);
       }
     });
     return previous;
@@ -213,58 +254,42 @@ export class GammaBatchWriter {
     this.idleTimer = undefined;
   }
 
-  private async runBatch(batchDir: string): Promise<void> {
+  private async runBatch(batch: PageRecords[], batchDir: string | undefined): Promise<void> {
     this.prepared ??= this.prepare();
     await this.prepared;
     const started = performance.now();
-    const pages = quoteString(join(batchDir, "page-*.json"));
-    const events = quoteString(join(batchDir, "events-*.json"));
-    const eventTuple = textTuple(EVENT_FIELDS);
-    await Promise.all([
-      this.warehouse.command(
-        `INSERT INTO ${MARKET_INPUT} (${names(MARKET_INPUT_COLUMNS)})
-SELECT ${names(MARKET_INPUT_COLUMNS)} FROM (
-SELECT page, event_id, event_reason, ${marketSelectList("x", "m")}
-FROM (
-  SELECT page, event_id, event_reason, m, JSONExtract(m, '${textTuple(MARKET_FIELDS)}') AS x
-  FROM (
-    SELECT _file AS page, ifNull(tupleElement(e, 'id'), '') AS event_id, ${eventReasonSql("e")} AS event_reason,
-      tupleElement(e, 'markets') AS markets
-    FROM file(${pages}, 'JSONEachRow', 'events Array(${eventTuple.replace(/\)$/, ", markets Array(String))")})')
-    ARRAY JOIN events AS e
-  )
-  ARRAY JOIN markets AS m
-))`,
-        { settings: READ_SETTINGS },
-      ),
-      this.warehouse.command(
-        `INSERT INTO ${EVENT_INPUT} (${names(EVENT_INPUT_COLUMNS)})
-SELECT ${names(EVENT_INPUT_COLUMNS)} FROM (
-SELECT page, ${eventSelectList("x", "e")}, market_count
-FROM (
-  SELECT _file AS page, e, market_count, JSONExtract(e, '${eventTuple}') AS x
-  FROM file(${events}, 'JSONEachRow', 'events Array(String), market_counts Array(UInt32)')
-  ARRAY JOIN events AS e, market_counts AS market_count
-))`,
-        { settings: READ_SETTINGS },
-      ),
-    ]);
+    const { pageInput, eventPageInput } = this.names;
+    const options = { settings: READ_SETTINGS };
+    await Promise.all(
+      batchDir
+        ? [
+            insertSpooled(this.warehouse, join(batchDir, "page-*.json"), { into: pageInput, ...options }),
+            insertSpooled(this.warehouse, join(batchDir, "events-*.json"), { into: eventPageInput, ...options }),
+          ]
+        : [
+            insertStreamed(
+              this.warehouse,
+              batch.map((records) => records.page),
+              { into: pageInput, ...options },
+            ),
+            insertStreamed(
+              this.warehouse,
+              batch.map((records) => records.events),
+              { into: eventPageInput, ...options },
+            ),
+          ],
+    );
 
     const rejected = await this.warehouse.query<{
       page: string;
       kind: "event" | "market";
       key: string;
       reason: string;
-    }>(`SELECT page, kind, key, reason FROM ${REJECTIONS}`);
+    }>(`SELECT page, kind, key, reason FROM ${this.names.rejections}`);
     for (const row of rejected) {
-      this.options.onRejection?.({
-        url: this.urls.get(row.page) ?? row.page,
-        kind: row.kind,
-        key: row.key || "(no key)",
-        reason: row.reason,
-      });
+      this.options.onRejection?.({ url: row.page, kind: row.kind, key: row.key || "(no key)", reason: row.reason });
     }
-    if (rejected.length > 0) await this.warehouse.command(`TRUNCATE TABLE ${REJECTIONS}`);
+    if (rejected.length > 0) await this.warehouse.command(`TRUNCATE TABLE ${this.names.rejections}`);
     this.engineMs += performance.now() - started;
     this.batches += 1;
   }
@@ -272,32 +297,62 @@ FROM (
   /** The run's input tables, previous state and views (`ts` is baked into the views). */
   private async prepare(): Promise<void> {
     await this.dropHelpers();
-    const ts = quoteString(this.options.syncTimestamp);
-    const tsValue = `toDateTime64(${ts}, 3, 'UTC')`;
+    const n = this.names;
+    const { events, markets, latest, previousState } = this.targets;
+    const ts = `toDateTime64(${quoteString(this.options.syncTimestamp)}, 3, 'UTC')`;
     const statements = [
-      `CREATE TABLE ${MARKET_INPUT} (${MARKET_INPUT_COLUMNS.join(", ")}) ENGINE = Null`,
-      `CREATE TABLE ${EVENT_INPUT} (${EVENT_INPUT_COLUMNS.join(", ")}) ENGINE = Null`,
-      `CREATE TABLE ${REJECTIONS} (page String, kind String, key String, reason String) ENGINE = Memory`,
-      `CREATE TABLE ${PREVIOUS} ENGINE = Join(ANY, LEFT, id) AS
-SELECT id, volume, lastTradeTime, toUInt8(1) AS seen FROM polymarket.markets_latest FINAL`,
-      marketView(VIEWS.markets, MARKETS, tsValue, "snapshot"),
-      marketView(VIEWS.latestMarkets, `${MARKETS}_latest`, tsValue, "latest"),
-      `CREATE MATERIALIZED VIEW ${VIEWS.marketRejections} TO ${REJECTIONS} AS
-SELECT page, 'market' AS kind, id AS key, reason FROM ${MARKET_INPUT} WHERE reason != '' AND event_reason = ''`,
-      eventView(VIEWS.events, EVENTS, tsValue, "snapshot"),
-      eventView(VIEWS.latestEvents, `${EVENTS}_latest`, tsValue, "latest"),
-      `CREATE MATERIALIZED VIEW ${VIEWS.eventRejections} TO ${REJECTIONS} AS
-SELECT page, 'event' AS kind, id AS key, reason FROM ${EVENT_INPUT} WHERE reason != ''`,
+      `CREATE TABLE ${n.pageInput} (${PAGE_INPUT_COLUMNS.join(", ")}) ENGINE = Null`,
+      `CREATE TABLE ${n.eventPageInput} (${EVENT_PAGE_INPUT_COLUMNS.join(", ")}) ENGINE = Null`,
+      `CREATE TABLE ${n.marketInput} (${MARKET_INPUT_COLUMNS.join(", ")}) ENGINE = Null`,
+      `CREATE TABLE ${n.eventInput} (${EVENT_INPUT_COLUMNS.join(", ")}) ENGINE = Null`,
+      `CREATE TABLE ${n.rejections} (page String, kind String, key String, reason String) ENGINE = Memory`,
+      `CREATE TABLE ${n.previous} ENGINE = Join(ANY, LEFT, id) AS
+SELECT id, volume, lastTradeTime, toUInt8(1) AS seen FROM polymarket.markets_latest FINAL${previousState ? "" : " WHERE 0"}`,
+      marketView(n, n.views.markets, markets, ts, "snapshot"),
+      ...(latest ? [marketView(n, n.views.latestMarkets, `${markets}_latest`, ts, "latest")] : []),
+      `CREATE MATERIALIZED VIEW ${n.views.marketRejections} TO ${n.rejections} AS
+SELECT page, 'market' AS kind, id AS key, reason FROM ${n.marketInput} WHERE reason != '' AND event_reason = ''`,
+      eventView(n, n.views.events, events, ts, "snapshot"),
+      ...(latest ? [eventView(n, n.views.latestEvents, `${events}_latest`, ts, "latest")] : []),
+      `CREATE MATERIALIZED VIEW ${n.views.eventRejections} TO ${n.rejections} AS
+SELECT page, 'event' AS kind, id AS key, reason FROM ${n.eventInput} WHERE reason != ''`,
+      // The mapping views last: a page row finds every view below it in place.
+      `CREATE MATERIALIZED VIEW ${n.views.mapMarkets} TO ${n.marketInput} AS\n${marketMappingSql(n.pageInput)}`,
+      `CREATE MATERIALIZED VIEW ${n.views.mapEvents} TO ${n.eventInput} AS\n${eventMappingSql(n.eventPageInput)}`,
     ];
     for (const statement of statements) await this.warehouse.command(statement);
   }
 
   private async dropHelpers(): Promise<void> {
-    for (const view of Object.values(VIEWS)) await this.warehouse.command(`DROP VIEW IF EXISTS ${view}`);
-    for (const table of [MARKET_INPUT, EVENT_INPUT, REJECTIONS, PREVIOUS])
+    const n = this.names;
+    for (const view of Object.values(n.views)) await this.warehouse.command(`DROP VIEW IF EXISTS ${view}`);
+    for (const table of [n.pageInput, n.eventPageInput, n.marketInput, n.eventInput, n.rejections, n.previous])
       await this.warehouse.command(`DROP TABLE IF EXISTS ${table}`);
   }
 }
+
+function helperNames(prefix: string) {
+  return {
+    pageInput: `${prefix}page_input`,
+    eventPageInput: `${prefix}event_page_input`,
+    marketInput: `${prefix}market_input`,
+    eventInput: `${prefix}event_input`,
+    rejections: `${prefix}rejections`,
+    previous: `${prefix}previous_state`,
+    views: {
+      mapMarkets: `${prefix}map_markets_mv`,
+      mapEvents: `${prefix}map_events_mv`,
+      markets: `${prefix}markets_mv`,
+      events: `${prefix}events_mv`,
+      latestMarkets: `${prefix}markets_latest_mv`,
+      latestEvents: `${prefix}events_latest_mv`,
+      marketRejections: `${prefix}market_rejections_mv`,
+      eventRejections: `${prefix}event_rejections_mv`,
+    },
+  };
+}
+
+type HelperNames = ReturnType<typeof helperNames>;
 
 /** Where a run's view writes: the snapshot table, or the latest-state table beside it. */
 type ViewTarget = "snapshot" | "latest";
@@ -306,43 +361,34 @@ type ViewTarget = "snapshot" | "latest";
  * The view that routes a run's valid market rows to `table`. Into the snapshot table each
  * key goes once per run, with `raw`; the latest table (a ReplacingMergeTree on the key,
  * where a second copy of a key in one run replaces the first) takes the typed columns.
+ *
+ * `lastTradeTime`: Gamma exposes no trade timestamp, so it is observed: the
+ * `sync_timestamp` of the first snapshot in which the market's cumulative volume
+ * (`volumeNum`, else `volume`) is higher than in the previous state, carried forward while
+ * the volume stands still, so a trade happened in the 10 minutes before it. A market seen
+ * for the first time has NULL (its trades predate our observation), as does one never
+ * traded.
  */
-function marketView(view: string, table: string, ts: string, target: ViewTarget): string {
-  const previous = (column: string) => `joinGet('${PREVIOUS}', '${column}', id)`;
+function marketView(n: HelperNames, view: string, table: string, ts: string, target: ViewTarget): string {
+  const previous = (column: string) => `joinGet('${n.previous}', '${column}', id)`;
   const isSnapshot = target === "snapshot";
   return `CREATE MATERIALIZED VIEW ${view} TO ${table} AS
 SELECT ${ts} AS sync_timestamp, ${MARKET_COPIED.map((name) => `\`${name}\``).join(", ")},
-  if(joinGetOrNull('${PREVIOUS}', 'seen', id) IS NULL, NULL,
+  if(joinGetOrNull('${n.previous}', 'seen', id) IS NULL, NULL,
     if(volume > ifNull(${previous("volume")}, 0), ${ts}, ${previous("lastTradeTime")})) AS lastTradeTime${isSnapshot ? ",\n  raw" : ""}
-FROM ${MARKET_INPUT}
+FROM ${n.marketInput}
 WHERE reason = '' AND event_reason = ''${isSnapshot ? onlyNewKeys(table, ts) : ""}`;
 }
 
-function eventView(view: string, table: string, ts: string, target: ViewTarget): string {
+function eventView(n: HelperNames, view: string, table: string, ts: string, target: ViewTarget): string {
   const isSnapshot = target === "snapshot";
   return `CREATE MATERIALIZED VIEW ${view} TO ${table} AS
 SELECT ${ts} AS sync_timestamp, ${EVENT_COPIED.map((name) => `\`${name}\``).join(", ")}${isSnapshot ? ", raw" : ""}
-FROM ${EVENT_INPUT}
+FROM ${n.eventInput}
 WHERE reason = ''${isSnapshot ? onlyNewKeys(table, ts) : ""}`;
 }
 
 /** Keys this run has not written to `table` yet, each once. */
 function onlyNewKeys(table: string, ts: string): string {
   return ` AND id NOT IN (SELECT id FROM ${table} WHERE sync_timestamp = ${ts})\nLIMIT 1 BY id`;
-}
-
-/** The column names of a column list (`name Type, …`), in order. */
-function names(columns: readonly string[]): string {
-  return columns.map((column) => column.split(" ")[0]).join(", ");
-}
-
-function spoolDir(): string {
-  if (process.platform === "linux") {
-    try {
-      return mkdtempSync(join("/dev/shm", "epicenter-gamma-"));
-    } catch {
-      // No writable /dev/shm (some containers): the ordinary temporary directory will do.
-    }
-  }
-  return mkdtempSync(join(tmpdir(), "epicenter-gamma-"));
 }

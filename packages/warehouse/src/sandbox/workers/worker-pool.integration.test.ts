@@ -2,7 +2,7 @@
  * The depth under the allow-list: what user SQL could reach if a check above it missed
  * something. These statements go to the workers unchecked, as a bypass would.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +14,8 @@ import { chooseConfinement } from "./confinement";
 import { WorkerPool } from "./worker-pool";
 
 const dir = mkdtempSync(join(tmpdir(), "epicenter-workers-"));
+// Traversable, as the sandbox leaves a worker's parents when it runs as another user.
+chmodSync(dir, 0o711);
 const path = join(dir, "warehouse");
 const secretFile = join(dir, "app", "secret.txt");
 let warehouse: Warehouse;

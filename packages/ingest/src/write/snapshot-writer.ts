@@ -13,15 +13,16 @@
  *   runner deletes every row with the run's `sync_timestamp`, so the outcome is the
  *   same whether the failed insert had in fact landed or not (`sync/run-history.ts`).
  *
- * Each row is serialised to its JSONEachRow line when it is added (once: `raw` goes
- * inline as a JSON object when the mapper hands over the object, see `insert-lines.ts`),
- * so a page's parsed objects are garbage as soon as the page is mapped. Up to
+ * Each row is serialised to its JSONEachRow line when it is added (once: `raw` may go
+ * inline as a JSON object, which the engine stores as its text), so a page's parsed
+ * objects are garbage as soon as the page is mapped. Batches reach the engine through
+ * the spool (`spool.ts`): a file on the embedded engine, a streamed body on a server. Up to
  * `maxInFlight` inserts run at once on separate pooled connections (chDB runs one query
  * per connection, and two connections use both cores of a small machine) while the next
  * batch is mapped, so fetching, mapping and the engine's parsing overlap.
  */
 import type { Warehouse } from "@epicenter/warehouse";
-import { insertJsonLines } from "./insert-lines";
+import { defaultFeed, type Feed, insertJsonEachRow } from "./spool";
 
 export interface WriterLimits {
   /** Rows per INSERT. */
@@ -31,7 +32,7 @@ export interface WriterLimits {
   /** Inserts running at once (each on its own pooled connection). */
   maxInFlight: number;
   /**
-   * Upstream page text per batch where the engine maps the pages (`polymarket/page-batch.ts`).
+   * Upstream page text per batch where the engine maps the pages (`sources/polymarket/page-batch.ts`).
    * Bigger than `maxBytes`: each batch makes parts in four tables, and fewer, larger parts
    * cost less to write and to merge (measured: 160 MB batches ran a 150,000-market snapshot
    * ~30 % faster than 48 MB ones). The engine holds about three times a batch in memory.
@@ -53,19 +54,24 @@ interface Buffer {
   written: number;
 }
 
+/**
+ * Pinned on for every insert: a row may carry `raw` as a JSON object (not an escaped
+ * string), which the engine stores as its text.
+ */
+export const INSERT_SETTINGS = { input_format_json_read_objects_as_strings: 1 } as const;
+
 /** A row for the writer: typed columns plus `raw`, as JSON text or as the upstream object. */
 export type WriterRow = object & { raw: string | object };
 
 export class SnapshotWriter {
   private readonly buffers = new Map<string, Buffer>();
   private readonly inFlight = new Set<Promise<void>>();
-  /** Rows other writers put in a table for this run (the engine-side Polymarket path). */
-  private readonly elsewhere = new Map<string, number>();
   private failure: unknown;
 
   constructor(
     private readonly warehouse: Warehouse,
     readonly limits: WriterLimits = DEFAULT_WRITER_LIMITS,
+    private readonly feed: Feed = defaultFeed(warehouse),
   ) {}
 
   /** Queues a row; false when this key was already written in this run. */
@@ -85,14 +91,9 @@ export class SnapshotWriter {
     return this.buffers.get(table)?.seen.has(key) ?? false;
   }
 
-  /** Rows accepted for `table` so far (written or buffered, here or by `addWritten`). */
+  /** Rows accepted for `table` so far (written or buffered). */
   count(table: string): number {
-    return (this.buffers.get(table)?.seen.size ?? 0) + (this.elsewhere.get(table) ?? 0);
-  }
-
-  /** Counts rows of this run that reached `table` without passing through this writer. */
-  addWritten(table: string, rows: number): void {
-    this.elsewhere.set(table, (this.elsewhere.get(table) ?? 0) + rows);
+    return this.buffers.get(table)?.seen.size ?? 0;
   }
 
   /** Writes everything buffered and waits for it; throws the first insert failure. */
@@ -125,7 +126,15 @@ export class SnapshotWriter {
     // Back-pressure: wait for a free slot before handing the engine the next batch.
     while (this.inFlight.size >= Math.max(1, this.limits.maxInFlight)) await Promise.race(this.inFlight);
     if (this.failure) throw this.failure;
-    const insert: Promise<void> = insertJsonLines(this.warehouse, table, lines.join("\n")).then(
+    const insert: Promise<void> = insertJsonEachRow(
+      this.warehouse,
+      lines.map((line) => [line]),
+      {
+        into: table,
+        feed: this.feed,
+        settings: INSERT_SETTINGS,
+      },
+    ).then(
       () => {
         buffer.written += lines.length;
       },

@@ -1,0 +1,163 @@
+/**
+ * What a venue is to the archive: the `Source` each `sources/<venue>/index.ts` exports,
+ * and the run types a source and the frame (`sync/`, `scheduler.ts`, `status.ts`,
+ * `demo-history.ts`) share. The frame knows sources only through this shape, so it never
+ * asks which venue it runs; a source knows nothing of the frame but what is here.
+ *
+ * A run hands a source a `SourceRun` (where to read and write, the run's one
+ * `sync_timestamp`) and the source answers with its `RunOutcome`; it owns its writers and
+ * counters for the length of the call. If it fails it throws, and the frame removes every
+ * row of the run (`sync/run-history.ts`).
+ */
+import type { Warehouse } from "@epicenter/warehouse";
+import type { PageFetcher } from "./http/fetch-page";
+import type { RateLimit } from "./http/rate-limiter";
+import type { Logger } from "./logger";
+import type { Rejection } from "./rejection";
+import type { CatalogOptions } from "./replay/catalog";
+import type { WriterLimits } from "./write/snapshot-writer";
+import type { Feed } from "./write/spool";
+
+/** Upstream base URLs, from the server's config (`POLYMARKET_API_URL`, `KALSHI_API_URL`). */
+export interface IngestConfig {
+  polymarketApiUrl: string;
+  kalshiApiUrl: string;
+}
+
+/** A snapshot table of a source (`<source>.<name>`), with its latest-state twin `<name>_latest`. */
+export interface SnapshotTableRef {
+  database: string;
+  name: "events" | "markets";
+  key: string;
+}
+
+export interface SourceRun {
+  warehouse: Warehouse;
+  fetchPage: PageFetcher;
+  baseUrl: string;
+  /** The run's one `sync_timestamp`, as warehouse text. */
+  syncTimestamp: string;
+  /** Wall-clock ms at the run's start (windows such as "closed in the last 7 days"). */
+  startedAt: number;
+  logger: Logger;
+  signal?: AbortSignal;
+  limits: WriterLimits;
+  /** How written bytes reach the engine (`write/spool.ts`). */
+  feed: Feed;
+}
+
+export interface RunOutcome {
+  pages: number;
+  /** Objects that failed validation, logged with their page URL and left out. */
+  skipped: number;
+  /** Combo objects dropped on purpose (Kalshi `KXMVE`), not errors. */
+  combosExcluded: number;
+  eventsWritten: number;
+  marketsWritten: number;
+  /** True when the source wrote the `*_latest` tables itself; else the frame copies the run there. */
+  latestPublished: boolean;
+}
+
+/** Where a resumable backfill stands: a window (Polymarket) and a cursor. */
+export interface BackfillPosition {
+  /** Epoch ms of the current end-date window. */
+  windowStart?: number;
+  cursor: string | null;
+}
+
+/** One kind of closed history a source backfills, a bounded number of pages per call. */
+export interface BackfillStep {
+  /** Its name in `internal.backfill_state` and in the status's `backfill_offsets`. */
+  eventType: string;
+  run(
+    run: SourceRun,
+    from: BackfillPosition,
+    pages: number,
+  ): Promise<RunOutcome & { position: BackfillPosition; done: boolean }>;
+}
+
+/** What the demo generator needs of a source (`demo-history.ts`). */
+export interface DemoSeed {
+  /**
+   * Column rewrites per table for each generated step, appended to `REPLACE (ts AS
+   * sync_timestamp…)`: `n` is the step, `ts` its time, `{steps:UInt32}` their number;
+   * `traded(key)` is the share of its final volume a market has reached by step `n`.
+   */
+  moves: Partial<Record<SnapshotTableRef["name"], (traded: (key: string) => string) => string>>;
+  /** Writes the replay catalog's objects, mapped, into `tables` (shaped like the snapshot tables). */
+  seed(
+    warehouse: Warehouse,
+    tables: Record<SnapshotTableRef["name"], string>,
+    catalog: CatalogOptions,
+    fixturesDir: string,
+  ): Promise<void>;
+}
+
+export interface Source<Name extends string = string> {
+  /** Also the warehouse database of its tables. */
+  name: Name;
+  /** `events` first, then `markets`. */
+  tables: readonly SnapshotTableRef[];
+  /** The client-side limit, kept under the venue's documented one. */
+  rateLimit: RateLimit;
+  baseUrl(config: IngestConfig): string;
+  /** One pass over the open catalog plus the pending-closed window. */
+  snapshot(run: SourceRun): Promise<RunOutcome>;
+  /** Run in this order; each until it has caught up. */
+  backfill: readonly BackfillStep[];
+  /** A query answering one number `n`: events still open (the status's `open_events_tracked`). */
+  openEventsSql: string;
+  demo: DemoSeed;
+}
+
+/** How long after closing an event keeps being captured until its final state is in. */
+export const PENDING_CLOSED_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * A source's counts while it runs, owned by the source and turned into its outcome. The
+ * stated rule for objects that fail validation: skip the object, log it with the page URL
+ * and count it. Its page and run go on: the rest of the page is valid data, and one
+ * malformed object in 150,000 must not stop the archive. Whole pages that fail (not JSON,
+ * no list) are retried and then fail the run, in `http/fetch-page.ts`.
+ */
+export class RunTally {
+  pages = 0;
+  skipped = 0;
+  combosExcluded = 0;
+
+  constructor(private readonly logger: Logger) {}
+
+  reject(url: string, rejections: readonly Rejection[]): void {
+    for (const rejected of rejections) {
+      this.skipped += 1;
+      this.logger.warn({ url, ...rejected }, "upstream object failed validation; skipped");
+    }
+  }
+
+  outcome(written: { events: number; markets: number }, latestPublished: boolean): RunOutcome {
+    return {
+      pages: this.pages,
+      skipped: this.skipped,
+      combosExcluded: this.combosExcluded,
+      eventsWritten: written.events,
+      marketsWritten: written.markets,
+      latestPublished,
+    };
+  }
+
+  /** The failure to throw: the cause's message, with what the run had counted before it. */
+  failed(cause: unknown): RunFailed {
+    return new RunFailed(cause, this.outcome({ events: 0, markets: 0 }, false));
+  }
+}
+
+/** A source's run that failed part-way, carrying what it had counted (the run record keeps it). */
+export class RunFailed extends Error {
+  constructor(
+    readonly reason: unknown,
+    readonly partial: RunOutcome,
+  ) {
+    super(reason instanceof Error ? reason.message : String(reason));
+    this.name = "RunFailed";
+  }
+}

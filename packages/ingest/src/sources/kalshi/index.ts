@@ -1,0 +1,25 @@
+/**
+ * Kalshi as a `Source`: the Trade API v2 (`client.ts`), its payloads (`schema.ts`), the
+ * mapping (`map.ts`), the snapshot (`sync.ts`), the closed-history backfill
+ * (`backfill.ts`) and the demo's seed (`demo.ts`).
+ */
+import type { Source } from "../../source";
+import { historicalMarkets, settledEvents } from "./backfill";
+import { kalshiDemo } from "./demo";
+import { snapshotKalshi } from "./sync";
+
+export const kalshi: Source<"kalshi"> = {
+  name: "kalshi",
+  tables: [
+    { database: "kalshi", name: "events", key: "event_ticker" },
+    { database: "kalshi", name: "markets", key: "ticker" },
+  ],
+  // The basic tier allows 20 reads per second.
+  rateLimit: { requests: 18, perMs: 1_000 },
+  baseUrl: (config) => config.kalshiApiUrl,
+  snapshot: snapshotKalshi,
+  backfill: [settledEvents, historicalMarkets],
+  openEventsSql:
+    "SELECT uniqExact(event_ticker) FROM kalshi.markets_latest FINAL WHERE status IN ('active', 'inactive', 'initialized')",
+  demo: kalshiDemo,
+};

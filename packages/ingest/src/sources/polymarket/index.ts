@@ -1,0 +1,24 @@
+/**
+ * Polymarket as a `Source`: the Gamma API (`client.ts`), its payloads (`schema.ts`), the
+ * one mapping (`fields.ts` → `engine-map.ts`, run by `page-batch.ts`), the snapshot
+ * (`sync.ts`), the closed-history backfill (`backfill.ts`) and the demo's seed (`demo.ts`).
+ */
+import type { Source } from "../../source";
+import { closedEvents } from "./backfill";
+import { polymarketDemo } from "./demo";
+import { snapshotPolymarket } from "./sync";
+
+export const polymarket: Source<"polymarket"> = {
+  name: "polymarket",
+  tables: [
+    { database: "polymarket", name: "events", key: "id" },
+    { database: "polymarket", name: "markets", key: "id" },
+  ],
+  // `/events` allows 500 requests per 10 s.
+  rateLimit: { requests: 450, perMs: 10_000 },
+  baseUrl: (config) => config.polymarketApiUrl,
+  snapshot: snapshotPolymarket,
+  backfill: [closedEvents],
+  openEventsSql: "SELECT count() FROM polymarket.events_latest FINAL WHERE closed = false",
+  demo: polymarketDemo,
+};
