@@ -39,6 +39,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   createRateLimiter,
   type Logger,
+  type ReplayServer,
+  replayIngestConfig,
   runSync,
   type SyncRunSummary,
   silentLogger,
@@ -101,7 +103,7 @@ function spread(values: number[]): Spread {
 
 /** The replay server in a child process: `{url}` on start, `advanced` after each `advance`. */
 interface ReplayChild {
-  url: { polymarket: string; kalshi: string };
+  url: ReplayServer["url"];
   advance(): Promise<void>;
   close(): Promise<void>;
 }
@@ -180,7 +182,7 @@ async function runOnce(warehouse: Warehouse, replay: ReplayChild, recording: Rec
       logger: engineLogger((ms) => {
         engineMs = ms;
       }),
-      config: { polymarketApiUrl: replay.url.polymarket, kalshiApiUrl: replay.url.kalshi },
+      config: replayIngestConfig(replay),
       fetch: timedFetch,
     },
     { source: "polymarket" },
@@ -240,9 +242,14 @@ async function replayedRun(
     {
       warehouse,
       logger: silentLogger,
-      config: { polymarketApiUrl: "http://recorded/polymarket", kalshiApiUrl: "http://recorded/kalshi" },
+      config: {
+        polymarketApiUrl: "http://recorded/polymarket",
+        polymarketClobUrl: "http://recorded/polymarket-clob",
+        polymarketDataUrl: "http://recorded/polymarket-data",
+        kalshiApiUrl: "http://recorded/kalshi",
+      },
       fetch: fromMemory,
-      rateLimiters: { polymarket: createRateLimiter({ requests: 1_000_000, perMs: 1_000 }) },
+      rateLimiters: new Map([["polymarket", createRateLimiter({ requests: 1_000_000, perMs: 1_000 })]]),
     },
     { source: "polymarket" },
   );
@@ -286,7 +293,7 @@ async function runDiskDay(catalogSize: number, runs: number): Promise<DiskResult
         {
           warehouse,
           logger: silentLogger,
-          config: { polymarketApiUrl: replay.url.polymarket, kalshiApiUrl: replay.url.kalshi },
+          config: replayIngestConfig(replay),
           clock: () => new Date(start + i * 600_000),
         },
         { source: "polymarket" },

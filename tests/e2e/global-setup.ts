@@ -87,6 +87,8 @@ export default async function setup(project: TestProject) {
       PUBLIC_URL: baseUrl,
       SYNC_INTERVAL_SECONDS: String(E2E_SYNC_INTERVAL_SECONDS),
       POLYMARKET_API_URL: replay.url.polymarket,
+      POLYMARKET_CLOB_URL: replay.url.polymarketClob,
+      POLYMARKET_DATA_URL: replay.url.polymarketData,
       KALSHI_API_URL: replay.url.kalshi,
       SEISMO_BASE_URL: llm.url,
       SEISMO_MODEL: "fake-model",

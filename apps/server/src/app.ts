@@ -39,6 +39,9 @@ import { getTables } from "./routes/catalog/get-tables";
 import { deleteKey } from "./routes/keys/delete-key";
 import { getKeys } from "./routes/keys/get-keys";
 import { postKey } from "./routes/keys/post-key";
+import { getMarketRoute } from "./routes/markets/get-market";
+import { getMarketHistoryRoute } from "./routes/markets/get-market-history";
+import { getMarkets } from "./routes/markets/get-markets";
 import { deleteSavedQuery } from "./routes/queries/delete-saved-query";
 import { getQueryStats } from "./routes/queries/get-query-stats";
 import { getSavedQueries } from "./routes/queries/get-saved-queries";
@@ -155,6 +158,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   postGenerate(app, seismo);
 
   getStats(app, { warehouse: deps.warehouse, clock: deps.clock });
+  const markets = { warehouse: deps.warehouse, clock: deps.clock };
+  getMarkets(app, markets);
+  getMarketRoute(app, markets);
+  getMarketHistoryRoute(app, markets);
   getDashboards(app);
   getDashboard(app);
   getDashboardTile(app, queries);

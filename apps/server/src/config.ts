@@ -5,6 +5,7 @@
  * it expects, because a server that starts half-configured fails later and less clearly.
  */
 import { resolve } from "node:path";
+import type { IngestConfig } from "@epicenter/ingest";
 import { z } from "zod";
 
 const emails = z
@@ -63,6 +64,12 @@ const ZEnvironment = z.object({
   DATABASE_URL: optionalUrl("for example postgres://user:password@host:5432/epicenter"),
   PUBLIC_URL: optionalUrl("the origin users open, for example https://epicenter.example.com"),
   POLYMARKET_API_URL: z.url({ error: "a URL of the Polymarket Gamma API" }).default("https://gamma-api.polymarket.com"),
+  POLYMARKET_CLOB_URL: z
+    .url({ error: "a URL of the Polymarket CLOB API (price history)" })
+    .default("https://clob.polymarket.com"),
+  POLYMARKET_DATA_URL: z
+    .url({ error: "a URL of the Polymarket Data API (trades)" })
+    .default("https://data-api.polymarket.com"),
   KALSHI_API_URL: z
     .url({ error: "a URL of the Kalshi Trade API v2" })
     .default("https://external-api.kalshi.com/trade-api/v2"),
@@ -99,7 +106,7 @@ export interface Config {
   appDatabase: { url?: string; path: string };
   outboxDir: string;
   publicUrl: string;
-  upstream: { polymarketApiUrl: string; kalshiApiUrl: string };
+  upstream: IngestConfig;
   syncIntervalSeconds: number;
   mail: { smtpUrl?: string; from: string };
   adminEmails: string[];
@@ -143,7 +150,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     appDatabase: { path: resolve(dataDir, "app"), ...(e.DATABASE_URL ? { url: e.DATABASE_URL } : {}) },
     outboxDir: resolve(dataDir, "outbox"),
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
-    upstream: { polymarketApiUrl: e.POLYMARKET_API_URL, kalshiApiUrl: e.KALSHI_API_URL },
+    upstream: {
+      polymarketApiUrl: e.POLYMARKET_API_URL,
+      polymarketClobUrl: e.POLYMARKET_CLOB_URL,
+      polymarketDataUrl: e.POLYMARKET_DATA_URL,
+      kalshiApiUrl: e.KALSHI_API_URL,
+    },
     syncIntervalSeconds: e.SYNC_INTERVAL_SECONDS,
     mail: { ...(e.SMTP_URL ? { smtpUrl: e.SMTP_URL } : {}), from: e.MAIL_FROM ?? "Epicenter <no-reply@localhost>" },
     adminEmails: e.ADMIN_EMAILS,

@@ -26,6 +26,8 @@ async function demo(): Promise<void> {
     LOG_LEVEL: "warn",
     ...process.env,
     POLYMARKET_API_URL: replay.url.polymarket,
+    POLYMARKET_CLOB_URL: replay.url.polymarketClob,
+    POLYMARKET_DATA_URL: replay.url.polymarketData,
     KALSHI_API_URL: replay.url.kalshi,
   };
   const config = parseConfig(env);

@@ -1,6 +1,6 @@
 /**
  * Every route of the product (SPEC §2), each page loaded lazily so the first load carries
- * only the shell. Redirects: /seismo → /intelligence, /status → /hub/status, anything
+ * only the shell; beside them the market pages (`/markets/{venue}/{id}`). Redirects: /seismo → /intelligence, /status → /hub/status, anything
  * unknown → /.
  */
 import { lazy, type ReactNode, Suspense } from "react";
@@ -31,6 +31,7 @@ const DashboardPage = lazy(() =>
 );
 const DatasetsPage = lazy(() => import("./features/catalog/DatasetsPage").then((m) => ({ default: m.DatasetsPage })));
 const DatasetPage = lazy(() => import("./features/catalog/DatasetPage").then((m) => ({ default: m.DatasetPage })));
+const MarketPage = lazy(() => import("./features/markets/MarketPage").then((m) => ({ default: m.MarketPage })));
 const HubPage = lazy(() => import("./features/hub/HubPage").then((m) => ({ default: m.HubPage })));
 const ApiReferencePage = lazy(() =>
   import("./features/hub/ApiReferencePage").then((m) => ({ default: m.ApiReferencePage })),
@@ -66,6 +67,8 @@ export const router = createBrowserRouter([
       { path: "dashboards/:dashboardId", element: <DashboardPage /> },
       { path: "datasets", element: <DatasetsPage /> },
       { path: "datasets/:datasetId", element: <DatasetPage /> },
+      { path: "markets/polymarket/:id", element: <MarketPage venue="polymarket" /> },
+      { path: "markets/kalshi/:id", element: <MarketPage venue="kalshi" /> },
       { path: "hub", element: <HubPage /> },
       { path: "hub/:section", element: <HubPage /> },
       { path: "hub/api/reference", element: <ApiReferencePage /> },

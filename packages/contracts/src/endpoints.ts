@@ -16,6 +16,7 @@ import { errorResponse, NO_CONTENT, UNAUTHORIZED, ZApiError } from "./errors";
 import { ZExportQueryRequest } from "./export";
 import { ZHealthResponse } from "./health";
 import { ZApiKeyList, ZCreateApiKeyRequest, ZCreatedApiKey } from "./keys";
+import { marketEndpoints } from "./markets";
 import { ZQueryErrorDetails, ZRunQueryRequest, ZRunQueryResponse } from "./query";
 import { ZQueryResult } from "./query-node";
 import {
@@ -342,4 +343,5 @@ export const endpoints = {
   ...adminEndpoints,
   ...assistantEndpoints,
   ...screenEndpoints,
+  ...marketEndpoints,
 } as const;

@@ -24,6 +24,7 @@ export { type ApiError, type ApiErrorCode, NOT_ALLOW_LISTED, ZApiError, ZApiErro
 export * from "./export";
 export { type HealthResponse, ZHealthResponse } from "./health";
 export * from "./keys";
+export * from "./markets";
 export { buildOpenApiDocument, type OpenApiOptions } from "./openapi";
 export * from "./query";
 export * from "./query-node";

@@ -20,6 +20,21 @@ export const ZSyncRun = z.object({
 });
 export type SyncRun = z.infer<typeof ZSyncRun>;
 
+export const ZHistoryProgress = z.object({
+  /** Closed markets with their whole life in, and open markets refreshed lately. */
+  markets_done: z.number().int().nonnegative(),
+  /** Markets the archive knows (snapshots and backfill) that have a history to fetch. */
+  markets_known: z.number().int().nonnegative(),
+  /** Price points, candles and trades stored. */
+  points_stored: z.number().int().nonnegative(),
+  /** ISO 8601 time of the oldest stored point, null before the first. */
+  oldest_point: z.iso.datetime().nullable(),
+  markets_per_minute: z.number().nonnegative(),
+  /** At the last hour's pace; null while nothing has been fetched lately. */
+  estimated_seconds_left: z.number().int().nonnegative().nullable(),
+});
+export type HistoryProgress = z.infer<typeof ZHistoryProgress>;
+
 export const ZSourceSync = z.object({
   status: ZSourceSyncStatus,
   is_backfilling: z.boolean(),
@@ -31,6 +46,8 @@ export const ZSourceSync = z.object({
   events_count: z.number().int().nonnegative(),
   markets_count: z.number().int().nonnegative(),
   recent_runs: z.array(ZSyncRun),
+  /** The price, candle and trade history (`polymarket.prices`, `kalshi.candles`, the trades). */
+  history: ZHistoryProgress,
 });
 export type SourceSync = z.infer<typeof ZSourceSync>;
 

@@ -17,6 +17,7 @@ export {
   type FaultKind,
   type ReplayServer,
   type ReplayServerOptions,
+  replayIngestConfig,
   startReplayServer,
 } from "./replay/server";
 export {
@@ -27,7 +28,15 @@ export {
   type SourceSchedulerState,
   type SourceSyncStatus,
 } from "./scheduler";
-export type { BackfillPosition, BackfillStep, IngestConfig, RunOutcome, Source, SourceRun } from "./source";
+export type {
+  BackfillPosition,
+  BackfillStep,
+  HistoryOutcome,
+  IngestConfig,
+  RunOutcome,
+  Source,
+  SourceRun,
+} from "./source";
 export { SOURCE_LIST, SOURCES, type SourceName, sourceNamed } from "./sources";
 export { getSyncStatus, type SourceSyncView, type SyncRunView, type SyncStatus } from "./status";
 export {
@@ -37,6 +46,13 @@ export {
   readBackfillState,
   runBackfillStep,
 } from "./sync/backfill";
+export {
+  DEFAULT_HISTORY_REFRESH_MS,
+  type HistoryProgress,
+  type HistoryStepResult,
+  readHistoryProgress,
+  runHistoryStep,
+} from "./sync/history";
 export type { RunKind } from "./sync/run-history";
 export { runSync, type SyncDeps, type SyncRunSummary } from "./sync/run-sync";
 export type { Feed } from "./write/spool";

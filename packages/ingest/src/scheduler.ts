@@ -1,11 +1,12 @@
 /**
- * The scheduler: a snapshot of each source every `intervalSeconds`, with the closed-history
- * backfill filling the time between.
+ * The scheduler: a snapshot of each source every `intervalSeconds`, with the closed-market
+ * backfill and the price and trade history filling the time between.
  *
  * Each source has one loop that does one thing at a time, which is what guarantees never
- * two runs of one source at once. When a snapshot is due it runs; otherwise, while the
- * backfill is unfinished, one bounded backfill step runs; otherwise the loop sleeps until
- * the next snapshot is due. Due times advance from the last run's start by whole
+ * two runs of one source at once. When a snapshot is due it runs; otherwise one bounded
+ * step of the unfinished backfill or history runs, the two taking turns; otherwise the
+ * loop sleeps until the next snapshot, or the next history refresh, is due. All loops share
+ * one limiter per upstream host, so together they keep each host's limit. Due times advance from the last run's start by whole
  * intervals past "now", so a run that overran, or a machine that slept, yields one
  * catch-up run rather than a pile of missed ticks. `stop()` waits for the in-flight run
  * to finish, or with `{ abort: true }` aborts it, which removes its rows.
@@ -14,6 +15,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { consoleLogger, type Logger, systemClock } from "./logger";
 import type { SourceName } from "./sources";
 import { runBackfillStep } from "./sync/backfill";
+import { DEFAULT_HISTORY_REFRESH_MS, runHistoryStep } from "./sync/history";
 import { runSync, type SyncDeps, type SyncRunSummary } from "./sync/run-sync";
 
 export type SourceSyncStatus = "syncing" | "idle" | "error" | "backfilling";
@@ -22,6 +24,8 @@ export interface SourceSchedulerState {
   status: SourceSyncStatus;
   isBackfilling: boolean;
   backfillDone: boolean;
+  /** When the history is next due (epoch ms): at once while markets wait, else at the next refresh. */
+  historyDueAt: number | null;
   lastRun: SyncRunSummary | null;
   nextSnapshotAt: number | null;
 }
@@ -34,6 +38,11 @@ export interface SchedulerOptions {
   /** Backfill closed history between snapshots (default true). */
   backfill?: boolean;
   backfillPagesPerStep?: number;
+  /** Fetch each market's price and trade history between snapshots (default true). */
+  history?: boolean;
+  historyMarketsPerStep?: number;
+  /** How often an open market's history is brought up to date (default one hour). */
+  historyRefreshMs?: number;
   /** Called after each snapshot run that succeeded (the server refreshes what user SQL reads). */
   onSnapshot?: (run: SyncRunSummary) => void;
 }
@@ -46,7 +55,9 @@ export interface Scheduler {
   nextRun(source: SourceName): Promise<SyncRunSummary>;
 }
 
-export function createScheduler(deps: SyncDeps, options: SchedulerOptions): Scheduler {
+export function createScheduler(given: SyncDeps, options: SchedulerOptions): Scheduler {
+  const deps: SyncDeps = { ...given, rateLimiters: given.rateLimiters ?? new Map() };
+  const refreshMs = options.historyRefreshMs ?? DEFAULT_HISTORY_REFRESH_MS;
   const clock = deps.clock ?? systemClock;
   const now = () => clock().getTime();
   const logger: Logger = deps.logger ?? consoleLogger;
@@ -65,6 +76,7 @@ export function createScheduler(deps: SyncDeps, options: SchedulerOptions): Sche
   async function loop(source: SourceName) {
     const state = states.get(source) as SourceSchedulerState;
     let due = now();
+    let historyTurn = true;
     while (!stopped) {
       const at = now();
       if (at >= due) {
@@ -81,7 +93,24 @@ export function createScheduler(deps: SyncDeps, options: SchedulerOptions): Sche
         state.nextSnapshotAt = due;
         continue;
       }
-      if (options.backfill !== false && !state.backfillDone) {
+      const wantsBackfill = options.backfill !== false && !state.backfillDone;
+      const wantsHistory = state.historyDueAt !== null && state.historyDueAt <= at;
+      if (wantsHistory && (!wantsBackfill || historyTurn)) {
+        historyTurn = false;
+        // Filling in history is backfilling to the status (SPEC's states).
+        state.status = "backfilling";
+        const step = await runHistoryStep(deps, source, {
+          signal: abort.signal,
+          refreshMs,
+          ...(options.historyMarketsPerStep ? { markets: options.historyMarketsPerStep } : {}),
+        });
+        if (!step.run.success) state.historyDueAt = now() + 5_000;
+        else if (!step.outcome?.more) state.historyDueAt = now() + Math.min(refreshMs, intervalMs);
+        state.status = state.lastRun && !state.lastRun.success ? "error" : "idle";
+        continue;
+      }
+      historyTurn = true;
+      if (wantsBackfill) {
         state.status = "backfilling";
         state.isBackfilling = true;
         try {
@@ -99,7 +128,7 @@ export function createScheduler(deps: SyncDeps, options: SchedulerOptions): Sche
         state.status = state.lastRun && !state.lastRun.success ? "error" : "idle";
         continue;
       }
-      await sleepUntil(due);
+      await sleepUntil(Math.min(due, state.historyDueAt ?? due));
     }
   }
 
@@ -114,6 +143,7 @@ export function createScheduler(deps: SyncDeps, options: SchedulerOptions): Sche
           status: "idle",
           isBackfilling: false,
           backfillDone: options.backfill === false,
+          historyDueAt: options.history === false ? null : now(),
           lastRun: null,
           nextSnapshotAt: now(),
         });

@@ -18,9 +18,14 @@ import type { CatalogOptions } from "./replay/catalog";
 import type { WriterLimits } from "./write/snapshot-writer";
 import type { Feed } from "./write/spool";
 
-/** Upstream base URLs, from the server's config (`POLYMARKET_API_URL`, `KALSHI_API_URL`). */
+/**
+ * Upstream base URLs, from the server's config (`POLYMARKET_API_URL`,
+ * `POLYMARKET_CLOB_URL`, `POLYMARKET_DATA_URL`, `KALSHI_API_URL`).
+ */
 export interface IngestConfig {
   polymarketApiUrl: string;
+  polymarketClobUrl: string;
+  polymarketDataUrl: string;
   kalshiApiUrl: string;
 }
 
@@ -93,6 +98,60 @@ export interface DemoSeed {
   ): Promise<void>;
 }
 
+/**
+ * An upstream host a source reads, with the limit it documents. Hosts are limited by
+ * name, once per process: a history host named like the source's own (Kalshi's one API)
+ * shares the snapshot's limiter, so together they stay under the one limit.
+ */
+export interface UpstreamHost {
+  name: string;
+  rateLimit: RateLimit;
+  baseUrl(config: IngestConfig): string;
+}
+
+export interface HistoryRun {
+  warehouse: Warehouse;
+  /** One fetcher per host of `SourceHistory.hosts`, by name, behind the host's limiter. */
+  hosts: Record<string, { fetchPage: PageFetcher; baseUrl: string }>;
+  /** Wall-clock ms at the step's start: only periods that ended by then are fetched. */
+  now: number;
+  /** An open market's history older than this many ms is brought up to date. */
+  refreshMs: number;
+  /** Rows per insert (tests make it small so a killed step has written some). */
+  batchRows?: number;
+  logger: Logger;
+  signal?: AbortSignal;
+}
+
+export interface HistoryOutcome {
+  pages: number;
+  /** Upstream objects that failed validation, logged with their URL and left out. */
+  skipped: number;
+  /** Markets this step brought up to date (a closed one: its whole life). */
+  markets: number;
+  /** Price points, candles and trades written. */
+  points: number;
+  /** False once nothing is left to fetch until open markets are due again. */
+  more: boolean;
+}
+
+/** A source's price and trade history (issue: history from day one). */
+export interface SourceHistory {
+  /** The hosts the history reads. */
+  hosts: readonly UpstreamHost[];
+  /**
+   * One bounded step over at most `markets` markets, most wanted first: open markets never
+   * fetched, then open markets due a refresh, then closed markets not yet done, newest
+   * close first. Resumable by construction: where each series stands is read from the
+   * stored data, so a step killed anywhere is repeated without duplicates or gaps.
+   */
+  step(run: HistoryRun, markets: number): Promise<HistoryOutcome>;
+  /** The history tables and their time columns (points stored, the oldest point). */
+  tables: readonly { table: string; time: string }[];
+  /** Markets the archive knows and can fetch history for (the status's "known"). */
+  knownMarketsSql: string;
+}
+
 export interface Source<Name extends string = string> {
   /** Also the warehouse database of its tables. */
   name: Name;
@@ -108,6 +167,7 @@ export interface Source<Name extends string = string> {
   /** A query answering one number `n`: events still open (the status's `open_events_tracked`). */
   openEventsSql: string;
   demo: DemoSeed;
+  history: SourceHistory;
 }
 
 /** How long after closing an event keeps being captured until its final state is in. */

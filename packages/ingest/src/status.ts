@@ -13,6 +13,7 @@ import type { SchedulerState, SourceSyncStatus } from "./scheduler";
 import type { Source } from "./source";
 import { SOURCE_LIST, type SourceName } from "./sources";
 import { readBackfillState } from "./sync/backfill";
+import { type HistoryProgress, readHistoryProgress } from "./sync/history";
 
 export interface SyncRunView {
   run_id: string;
@@ -32,6 +33,7 @@ export interface SourceSyncView {
   events_count: number;
   markets_count: number;
   recent_runs: SyncRunView[];
+  history: HistoryProgress;
 }
 
 export interface SyncStatus {
@@ -68,7 +70,7 @@ async function sourceStatus(
   source: Source<SourceName>,
   schedulerState: SchedulerState | undefined,
 ): Promise<SourceSyncView> {
-  const [runs, unfinished, counts, backfill] = await Promise.all([
+  const [runs, unfinished, counts, backfill, history] = await Promise.all([
     warehouse.query<{
       run_id: string;
       duration_ms: string;
@@ -89,6 +91,7 @@ async function sourceStatus(
     ),
     warehouse.query<{ events_count: string; markets_count: string; open_events: string }>(countsSql(source)),
     readBackfillState(warehouse, source.name),
+    readHistoryProgress(warehouse, source.name),
   ]);
   const live = schedulerState?.[source.name];
   const lastSuccess = runs.find((run) => Boolean(Number(run.success)));
@@ -110,6 +113,7 @@ async function sourceStatus(
       markets_written: Number(run.markets_written),
       success: Boolean(Number(run.success)),
     })),
+    history,
   };
 }
 

@@ -13,8 +13,8 @@ export interface TableSpec {
   name: string;
   /** Column definitions, one per entry: `name Type [DEFAULT …] [CODEC(…)]`. */
   columns: readonly string[];
-  /** Plain append-only MergeTree, or ReplacingMergeTree keeping the highest `version`. */
-  engine: { kind: "MergeTree" } | { kind: "ReplacingMergeTree"; version: string };
+  /** Plain append-only MergeTree, or ReplacingMergeTree keeping the highest `version` (the last inserted without one). */
+  engine: { kind: "MergeTree" } | { kind: "ReplacingMergeTree"; version?: string };
   orderBy: string;
   partitionBy?: string;
   /** Extra clauses inside the column list: projections, indexes. */
@@ -65,7 +65,7 @@ function engine(spec: TableSpec, replicaPath: string | undefined): string {
     case "MergeTree":
       return `${replicated}MergeTree(${replicaArgs.join(", ")})`;
     case "ReplacingMergeTree":
-      return `${replicated}ReplacingMergeTree(${[...replicaArgs, spec.engine.version].join(", ")})`;
+      return `${replicated}ReplacingMergeTree(${[...replicaArgs, ...(spec.engine.version ? [spec.engine.version] : [])].join(", ")})`;
     default: {
       const unknown: never = spec.engine;
       throw new Error(`unknown engine ${JSON.stringify(unknown)}`);

@@ -2,20 +2,31 @@
  * `npm run sync -- --once [--source polymarket|kalshi]`: one snapshot pass with the same
  * config and code as the server's scheduler, then exit: 0 when every run succeeded, 1 when
  * one failed (the reason is printed and recorded in `internal.sync_run_history`).
+ *
+ * `--history [--markets N]` runs one bounded pass of the price and trade history instead:
+ * steps over the markets the archive knows, most wanted first, until N markets (default
+ * 200) are brought up to date or none is left.
  */
 import { parseArgs } from "node:util";
-import { runSync, SOURCES, type SourceName } from "@epicenter/ingest";
+import { runHistoryStep, runSync, SOURCES, type SourceName, type SyncDeps } from "@epicenter/ingest";
 import { ConfigError, parseConfig } from "../config";
 import { openStores, StartupError } from "../deps";
 import { createLogger } from "../logger";
 import { ingestDeps } from "../services/sync/sync-runtime";
 
-const USAGE = "Usage: npm run sync -- --once [--source polymarket|kalshi]";
+const USAGE = "Usage: npm run sync -- --once [--history [--markets N]] [--source polymarket|kalshi]";
+const HISTORY_STEP_MARKETS = 50;
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
     args: process.argv.slice(2),
-    options: { once: { type: "boolean" }, source: { type: "string" }, help: { type: "boolean" } },
+    options: {
+      once: { type: "boolean" },
+      history: { type: "boolean" },
+      markets: { type: "string" },
+      source: { type: "string" },
+      help: { type: "boolean" },
+    },
   });
   if (values.help || !values.once) {
     console.log(
@@ -28,14 +39,24 @@ async function main(): Promise<number> {
     return 2;
   }
   const sources = values.source ? [values.source as SourceName] : SOURCES;
+  const markets = Number(values.markets ?? 200);
+  if (!Number.isInteger(markets) || markets < 1) {
+    console.error(`--markets takes a whole number of markets, at least 1 (got "${values.markets}"). ${USAGE}`);
+    return 2;
+  }
 
   const config = parseConfig({ LOG_LEVEL: "info", ...process.env });
   const logger = createLogger(config.logLevel);
   const stores = await openStores(config, logger, { sandbox: false });
   let failed = 0;
   try {
+    const deps = { ...ingestDeps(config, stores.warehouse, logger), rateLimiters: new Map() };
     for (const source of sources) {
-      const summary = await runSync(ingestDeps(config, stores.warehouse, logger), { source });
+      if (values.history) {
+        failed += (await historyPass(deps, source, markets)) ? 0 : 1;
+        continue;
+      }
+      const summary = await runSync(deps, { source });
       const line = `${source}: ${summary.events_written} events, ${summary.markets_written} markets in ${(summary.duration_ms / 1000).toFixed(1)} s`;
       if (summary.success) console.log(line);
       else {
@@ -47,6 +68,30 @@ async function main(): Promise<number> {
     await stores.close();
   }
   return failed === 0 ? 0 : 1;
+}
+
+/** Up to `markets` markets of `source`'s history, in steps; false when a step failed. */
+async function historyPass(deps: SyncDeps, source: SourceName, markets: number): Promise<boolean> {
+  const started = performance.now();
+  const total = { markets: 0, points: 0, pages: 0 };
+  while (total.markets < markets) {
+    const step = await runHistoryStep(deps, source, {
+      markets: Math.min(HISTORY_STEP_MARKETS, markets - total.markets),
+    });
+    if (!step.run.success || !step.outcome) {
+      console.error(`${source} history: failed after ${total.markets} markets: ${step.run.error}`);
+      return false;
+    }
+    total.markets += step.outcome.markets;
+    total.points += step.outcome.points;
+    total.pages += step.outcome.pages;
+    if (!step.outcome.more) break;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  console.log(
+    `${source} history: ${total.markets} markets, ${total.points} points and trades from ${total.pages} requests in ${seconds.toFixed(1)} s`,
+  );
+  return true;
 }
 
 main().then(

@@ -71,6 +71,8 @@ describe("kill -9 during a sync run", () => {
     const env = {
       ADMIN_EMAILS: ADMIN,
       POLYMARKET_API_URL: bigPolymarket.url.polymarket,
+      POLYMARKET_CLOB_URL: bigPolymarket.url.polymarketClob,
+      POLYMARKET_DATA_URL: bigPolymarket.url.polymarketData,
       KALSHI_API_URL: smallKalshi.url.kalshi,
       // One snapshot at start-up, none during the test.
       SYNC_INTERVAL_SECONDS: "3600",
@@ -132,8 +134,13 @@ describe("kill -9 during a sync run", () => {
     expect(succeeded).toBeGreaterThanOrEqual(POLYMARKET_MARKETS);
     expect(after.recent_runs.filter((run) => !run.success)).toHaveLength(1);
     expect(after.last_sync).not.toBeNull();
-    // Only the new run's snapshot is in the table: the killed run's rows are gone.
-    expect(await count(second, "polymarket.markets")).toBe(succeeded);
+    // Only the new run's snapshot is in the table: the killed run's rows are gone. User SQL
+    // reads a snapshot of the warehouse taken after each run, a moment later.
+    await waitFor(async () => (await count(second, "polymarket.markets")) === succeeded, {
+      timeoutMs: 30_000,
+      intervalMs: 250,
+      what: "user SQL to see the new snapshot",
+    });
 
     // Graceful stop, then the warehouse itself (one process per chDB data dir).
     expect((await second.stop()).code).toBe(0);

@@ -49,6 +49,8 @@ describe("chrome", () => {
     expect(hidesSidebar("/query/editor")).toBe(true);
     expect(hidesSidebar("/datasets/polymarket-markets")).toBe(true);
     expect(hidesSidebar("/dashboards/kalshi-pulse")).toBe(true);
+    expect(hidesSidebar("/markets/polymarket/517310")).toBe(true);
+    expect(hidesSidebar("/markets/kalshi/KXHIGHNY-25NOV21-B54.5")).toBe(true);
     expect(hidesSidebar("/datasets")).toBe(false);
     expect(hidesSidebar("/dashboards")).toBe(false);
   });

@@ -60,9 +60,9 @@ export function isSectionActive(item: NavItem, pathname: string): boolean {
   return pathname === item.to || pathname.startsWith(`${item.to}/`);
 }
 
-/** Detail views take the whole width, no sidebar (SPEC §2): a query, a dataset, a dashboard. */
+/** Detail views take the whole width, no sidebar (SPEC §2): a query, a dataset, a dashboard, a market. */
 export function hidesSidebar(pathname: string): boolean {
-  return /^\/(queries|datasets|dashboards)\/[^/]+/.test(pathname) || pathname.startsWith("/query/editor");
+  return /^\/(queries|datasets|dashboards|markets)\/[^/]+/.test(pathname) || pathname.startsWith("/query/editor");
 }
 
 /** The standalone editor hides the bottom navigation and the top bar as well. */

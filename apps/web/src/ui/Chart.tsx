@@ -13,6 +13,7 @@ import {
   ComposedChart,
   Legend,
   Line,
+  ReferenceLine,
   ResponsiveContainer,
   Scatter,
   Tooltip,
@@ -37,6 +38,16 @@ export interface ChartProps {
   labelOf?: (column: string) => string;
   /** Show the legend even for one series. */
   hasLegend?: boolean;
+  /** Every series on the left axis, whatever their scales (prices of outcomes that parted ways). */
+  hasSharedAxis?: boolean;
+  /** The left axis' range, e.g. [0, 1] for prices; the data's own when not given. */
+  yDomain?: readonly [number, number];
+  /** Vertical lines at x values, each with a label (a market's resolution). */
+  markers?: ReadonlyArray<{ x: string | number; label: string }>;
+  /** Charts with the same id show their tooltips together (a price chart over its volume bars). */
+  syncId?: string;
+  /** Hide the x axis' ticks (a chart whose twin below carries them). */
+  hasXAxisTicks?: boolean;
 }
 
 const SERIES_TOKENS = [
@@ -59,6 +70,8 @@ function chartColors() {
     grid: tokenValue("--border"),
     cursor: tokenValue("--chart-cursor"),
     cursorLine: tokenValue("--border-strong"),
+    marker: tokenValue("--text-muted"),
+    markerLabel: tokenValue("--text"),
   };
 }
 
@@ -77,6 +90,11 @@ export function Chart({
   height = 260,
   labelOf = (column) => column,
   hasLegend = false,
+  hasSharedAxis = false,
+  yDomain,
+  markers = [],
+  syncId,
+  hasXAxisTicks = true,
 }: ChartProps) {
   const colors = useMemo(chartColors, []);
   const axis = { ...AXIS, stroke: colors.axis };
@@ -85,7 +103,7 @@ export function Chart({
     for (const column of y) point[column] = toNumber(row[column]);
     return point;
   });
-  const right = rightAxisSeries(y, data, formats);
+  const right = hasSharedAxis ? new Set<string>() : rightAxisSeries(y, data, formats);
   const hasRightAxis = right.size > 0;
   const rightColumn = y.find((column) => right.has(column));
   const axisOf = (index: number) => (right.has(y[index] as string) ? "right" : "left");
@@ -97,10 +115,27 @@ export function Chart({
 
   return (
     <ResponsiveContainer width="100%" height={height}>
-      <ComposedChart data={data} margin={{ top: 8, right: hasRightAxis ? 0 : 8, bottom: 0, left: 0 }}>
+      <ComposedChart
+        data={data}
+        syncId={syncId}
+        margin={{ top: markers.length > 0 ? 20 : 8, right: hasRightAxis ? 0 : 8, bottom: 0, left: 0 }}
+      >
         <CartesianGrid stroke={colors.grid} strokeDasharray="3 3" vertical={false} />
-        <XAxis dataKey={x} {...axis} tickFormatter={tick(x)} minTickGap={16} />
-        <YAxis yAxisId="left" {...axis} width={56} tickFormatter={tick(y[0])} />
+        <XAxis
+          dataKey={x}
+          {...axis}
+          tickFormatter={tick(x)}
+          minTickGap={16}
+          tick={hasXAxisTicks}
+          height={hasXAxisTicks ? 30 : 4}
+        />
+        <YAxis
+          yAxisId="left"
+          {...axis}
+          width={56}
+          tickFormatter={tick(y[0])}
+          {...(yDomain ? { domain: [...yDomain] } : {})}
+        />
         {hasRightAxis ? (
           <YAxis yAxisId="right" orientation="right" {...axis} width={56} tickFormatter={tick(rightColumn)} />
         ) : null}
@@ -127,6 +162,16 @@ export function Chart({
             }
           />
         ) : null}
+        {markers.map((marker) => (
+          <ReferenceLine
+            key={`${marker.x}-${marker.label}`}
+            x={marker.x}
+            yAxisId="left"
+            stroke={colors.marker}
+            strokeDasharray="4 4"
+            label={{ value: marker.label, position: "insideTopRight", fill: colors.markerLabel, fontSize: 11 }}
+          />
+        ))}
         {y.map((column, index) => {
           const color = colors.series[index % colors.series.length] as string;
           const common = { dataKey: column, yAxisId: axisOf(index), isAnimationActive: false, name: column };

@@ -1,7 +1,13 @@
 /**
- * Client-side rate limit: a token bucket per upstream, kept under the venue's documented
- * limit (each `Source` states its own `rateLimit`) so a full snapshot never trips the
- * venue's throttle in the first place. Retries also take a token.
+ * Client-side rate limit, one per upstream host, kept under the venue's documented limit
+ * (each `Source` states its own) so the archive never trips the venue's throttle in the
+ * first place. Retries also take a turn.
+ *
+ * A sliding window, not a token bucket: at most `requests` grants in any `perMs`, which
+ * is how the venues state and enforce their limits. A bucket that starts full lets
+ * nearly twice its size through in one window (a full bucket plus a window of refill),
+ * and a limiter shared by the snapshot and the history worker must hold the combined
+ * rate to the limit in every window.
  */
 import { setTimeout as delay } from "node:timers/promises";
 
@@ -16,25 +22,23 @@ export interface RateLimit {
 }
 
 export function createRateLimiter(limit: RateLimit, now: () => number = Date.now): RateLimiter {
-  const refillPerMs = limit.requests / limit.perMs;
-  let tokens = limit.requests;
-  let refilledAt = now();
+  // The times of the last `requests` grants, oldest first, in a ring.
+  const granted = new Array<number>(limit.requests).fill(Number.NEGATIVE_INFINITY);
+  let oldest = 0;
   let queue: Promise<void> = Promise.resolve();
 
   const take = async (signal?: AbortSignal) => {
     for (;;) {
       const at = now();
-      tokens = Math.min(limit.requests, tokens + (at - refilledAt) * refillPerMs);
-      refilledAt = at;
-      if (tokens >= 1) {
-        tokens -= 1;
+      const freeAt = (granted[oldest] as number) + limit.perMs;
+      if (at >= freeAt) {
+        granted[oldest] = at;
+        oldest = (oldest + 1) % limit.requests;
         return;
       }
-      await delay(Math.ceil((1 - tokens) / refillPerMs), undefined, signal ? { signal } : {}).catch(
-        (error: unknown) => {
-          throw signal?.reason ?? error;
-        },
-      );
+      await delay(Math.ceil(freeAt - at), undefined, signal ? { signal } : {}).catch((error: unknown) => {
+        throw signal?.reason ?? error;
+      });
     }
   };
   return {

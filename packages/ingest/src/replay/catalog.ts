@@ -8,7 +8,13 @@
  * 150,000-market catalog costs no memory beyond the templates. Clones keep every field of
  * the recorded object (so payload sizes and shapes are real) and change only the ids,
  * the moving numbers, and, for a few, the lifecycle: every 50th clone has closed within
- * the last week, which exercises the pending-closed window.
+ * the last week (at a time fixed for the day, so history around it is stable), which
+ * exercises the pending-closed window.
+ *
+ * Every id a venue keys history by is unique per clone and parses back to its event
+ * without a scan: a Polymarket clone's token ids and condition id are the template's with
+ * the clone number added to their last 8 digits (decimal for tokens, hex for conditions),
+ * and a Kalshi clone's tickers carry `R<clone>` after the event ticker.
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -17,8 +23,11 @@ export type Json = Record<string, unknown>;
 
 export const DEFAULT_FIXTURES_DIR = fileURLToPath(new URL("../../../../fixtures/", import.meta.url));
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
 const CLONE_ID_STRIDE = 10_000_000;
+/** How many trailing digits of a token or condition id carry the clone number. */
+const ID_TAIL = 8;
 
 export function readFixture(fixturesDir: string, path: string): unknown {
   const text = readFileSync(`${fixturesDir.replace(/\/$/, "")}/${path}`, "utf8");
@@ -31,6 +40,55 @@ export function noise(seed: number): number {
   x = Math.imul(x ^ (x >>> 16), 0x85ebca6b) >>> 0;
   x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35) >>> 0;
   return ((x ^ (x >>> 16)) >>> 0) / 4_294_967_296;
+}
+
+/** A stable 32-bit seed for a string key (FNV-1a), to feed `noise`/`noiseAt`. */
+export function hashSeed(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i += 1) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+/** A stable pseudo-random number in [0, 1) for a seed and any integer `n` up to 2^53 (seconds, microseconds, indexes). */
+export function noiseAt(seed: number, n: number): number {
+  const low = n >>> 0;
+  const high = Math.floor(n / 4_294_967_296) >>> 0;
+  return noise((seed ^ Math.imul(low, 0x2c1b3c6d) ^ Math.imul(high + 0x51ed27, 0x297a2d39)) >>> 0);
+}
+
+/** `digits` lowercase hex digits drawn from `seed`: stable hashes, wallets and uuids. */
+export function hexOf(seed: number, digits: number): string {
+  let hex = "";
+  for (let part = 0; hex.length < digits; part += 1) {
+    hex += Math.floor(noiseAt(seed, part) * 4_294_967_296)
+      .toString(16)
+      .padStart(8, "0");
+  }
+  return hex.slice(0, digits);
+}
+
+/** A Polymarket clob token id of clone `clone`: the template's, its last 8 decimal digits moved on by `clone`. */
+export function cloneTokenId(token: string, clone: number): string {
+  if (clone === 0) return token;
+  const tail = (Number(token.slice(-ID_TAIL)) + clone) % 10 ** ID_TAIL;
+  return `${token.slice(0, -ID_TAIL)}${String(tail).padStart(ID_TAIL, "0")}`;
+}
+
+/** A Polymarket condition id of clone `clone`: still `0x` + 64 hex, its last 8 hex digits moved on by `clone`. */
+export function cloneConditionId(conditionId: string, clone: number): string {
+  if (clone === 0) return conditionId;
+  const tail = (Number.parseInt(conditionId.slice(-ID_TAIL), 16) + clone) % 16 ** ID_TAIL;
+  return `${conditionId.slice(0, -ID_TAIL)}${tail.toString(16).padStart(ID_TAIL, "0")}`;
+}
+
+/** The start of the day (UTC) of `now` less `days` days and 12 hours: a close time that holds still all day. */
+function closedDaysAgo(now: number, days: number): number {
+  return Math.floor(now / DAY_MS) * DAY_MS - days * DAY_MS - 12 * HOUR_MS;
+}
+
+/** Gamma's Postgres-style `closedTime`: "2026-01-23 20:56:36+00". */
+function postgresTime(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 19).replace("T", " ")}+00`;
 }
 
 function clamp(value: number, low: number, high: number): number {
@@ -64,9 +122,30 @@ interface PolymarketTemplate {
   markets: Json[];
 }
 
+/** Where a template id sits: clone `c` of it is event `first + c × stride` (stride 0: never cloned). */
+interface IdOrigin {
+  first: number;
+  stride: number;
+  market: number;
+  outcome: number;
+  tail: number;
+}
+
+export interface PolymarketMarketRef {
+  eventIndex: number;
+  event: Json;
+  market: Json;
+  /** The recorded market it was cloned from, with the unmoved price and volume. */
+  template: Json;
+  /** The outcome the token is (0 for a condition id). */
+  outcomeIndex: number;
+}
+
 export class PolymarketCatalog {
   readonly closedHistory: Json[];
   private readonly templates: PolymarketTemplate[];
+  private readonly tokenOrigins = new Map<string, IdOrigin>();
+  private readonly conditionOrigins = new Map<string, IdOrigin>();
   readonly eventCount: number;
   tick = 0;
 
@@ -92,6 +171,66 @@ export class PolymarketCatalog {
       events += 1;
     }
     this.eventCount = this.closedHistory.length + events;
+    for (const [h, event] of this.closedHistory.entries()) this.indexIds(event, h, 0);
+    for (const [i, t] of this.templates.entries()) {
+      this.indexIds(t.event, this.closedHistory.length + i, this.templates.length);
+    }
+  }
+
+  private indexIds(event: Json, first: number, stride: number) {
+    ((event.markets as Json[] | undefined) ?? []).forEach((market, m) => {
+      const condition = String(market.conditionId ?? "");
+      const tail = (id: string, radix: number) => Number.parseInt(id.slice(-ID_TAIL), radix);
+      if (condition) {
+        this.conditionOrigins.set(condition.slice(0, -ID_TAIL), {
+          first,
+          stride,
+          market: m,
+          outcome: 0,
+          tail: tail(condition, 16),
+        });
+      }
+      tokenIdsOf(market).forEach((token, outcome) => {
+        this.tokenOrigins.set(token.slice(0, -ID_TAIL), { first, stride, market: m, outcome, tail: tail(token, 10) });
+      });
+    });
+  }
+
+  /** The market (and outcome) a clob token id belongs to, or null; parses the clone number back, scans nothing. */
+  findByToken(token: string): PolymarketMarketRef | null {
+    const origin = this.tokenOrigins.get(token.slice(0, -ID_TAIL));
+    if (!origin || !/^\d+$/.test(token)) return null;
+    const clone = (Number(token.slice(-ID_TAIL)) - origin.tail + 10 ** ID_TAIL) % 10 ** ID_TAIL;
+    const ref = this.resolve(origin, clone);
+    return ref && tokenIdsOf(ref.market)[origin.outcome] === token ? { ...ref, outcomeIndex: origin.outcome } : null;
+  }
+
+  /** The market a condition id belongs to, or null. */
+  findByCondition(conditionId: string): PolymarketMarketRef | null {
+    const origin = this.conditionOrigins.get(conditionId.slice(0, -ID_TAIL));
+    if (!origin || !/^0x[0-9a-f]{64}$/.test(conditionId)) return null;
+    const clone = (Number.parseInt(conditionId.slice(-ID_TAIL), 16) - origin.tail + 16 ** ID_TAIL) % 16 ** ID_TAIL;
+    const ref = this.resolve(origin, clone);
+    return ref && ref.market.conditionId === conditionId ? ref : null;
+  }
+
+  private resolve(origin: IdOrigin, clone: number): PolymarketMarketRef | null {
+    if (clone > 0 && origin.stride === 0) return null;
+    const eventIndex = origin.first + clone * origin.stride;
+    if (eventIndex >= this.eventCount) return null;
+    const event = this.event(eventIndex);
+    const market = (event.markets as Json[])[origin.market];
+    const template = this.templateMarket(eventIndex, origin.market);
+    return market && template ? { eventIndex, event, market, template, outcomeIndex: 0 } : null;
+  }
+
+  /** The recorded market that market `position` of event `eventIndex` is a clone of. */
+  templateMarket(eventIndex: number, position: number): Json | undefined {
+    const event =
+      eventIndex < this.closedHistory.length
+        ? this.closedHistory[eventIndex]
+        : this.templates[(eventIndex - this.closedHistory.length) % this.templates.length]?.event;
+    return (event?.markets as Json[] | undefined)?.[position];
   }
 
   /** Event `index` of the catalog: the recorded closed history first (oldest-first order), then the live catalog. */
@@ -101,25 +240,41 @@ export class PolymarketCatalog {
     const template = this.templates[i % this.templates.length] as PolymarketTemplate;
     const clone = Math.floor(i / this.templates.length);
     const now = this.options.now?.() ?? Date.now();
-    const closedRecently = clone > 0 && i % 50 === 7;
+    const closedAt = clone > 0 && i % 50 === 7 ? closedDaysAgo(now, i % 5) : undefined;
     const id = (value: unknown) => String(Number(value) + clone * CLONE_ID_STRIDE);
-    const markets = template.markets.map((market, m) => this.market(market, id(market.id), i * 64 + m, closedRecently));
+    const markets = template.markets.map((market, m) => {
+      const moved = this.market(market, id(market.id), i * 64 + m, closedAt);
+      if (clone === 0) return moved;
+      if (typeof market.conditionId === "string") moved.conditionId = cloneConditionId(market.conditionId, clone);
+      if (typeof market.clobTokenIds === "string") {
+        // Rewritten in place so the recorded spelling (`["…", "…"]`, with its space) stays.
+        moved.clobTokenIds = market.clobTokenIds.replace(/\d{16,}/g, (token) => cloneTokenId(token, clone));
+      }
+      return moved;
+    });
     const event: Json = { ...template.event, id: id(template.event.id), markets };
     if (clone > 0) event.slug = `${String(template.event.slug)}-${clone}`;
-    if (closedRecently) {
+    if (closedAt !== undefined) {
       event.closed = true;
-      event.endDate = new Date(now - (1 + (i % 5)) * DAY_MS).toISOString();
+      event.endDate = new Date(closedAt).toISOString();
       event.closedTime = event.endDate;
     }
     return event;
   }
 
-  private market(template: Json, id: string, seed: number, closed: boolean): Json {
+  private market(template: Json, id: string, seed: number, closedAt: number | undefined): Json {
     const market: Json = { ...template, id };
-    if (closed || template.closed === true || typeof template.outcomePrices !== "string") {
-      if (closed) market.closed = true;
+    if (closedAt !== undefined) {
+      market.closed = true;
+      market.closedTime = postgresTime(closedAt);
+      // Closed means resolved: the favourite at the recording wins.
+      if (typeof template.outcomePrices === "string") {
+        const yes = Number((JSON.parse(template.outcomePrices) as string[])[0] ?? 0.5);
+        market.outcomePrices = JSON.stringify(yes >= 0.5 ? ["1", "0"] : ["0", "1"]);
+      }
       return market;
     }
+    if (template.closed === true || typeof template.outcomePrices !== "string") return market;
     const prices = (JSON.parse(template.outcomePrices) as string[]).map(Number);
     const yes = movedPrice(prices[0] ?? 0.5, seed, this.tick);
     market.outcomePrices = JSON.stringify([String(yes), String(Math.round((1 - yes) * 1000) / 1000)]);
@@ -133,6 +288,16 @@ export class PolymarketCatalog {
   }
 }
 
+/** A Gamma market's clob token ids (`clobTokenIds` is a JSON-encoded string array). */
+export function tokenIdsOf(market: Json): string[] {
+  if (typeof market.clobTokenIds !== "string") return [];
+  try {
+    return (JSON.parse(market.clobTokenIds) as unknown[]).map(String);
+  } catch {
+    return [];
+  }
+}
+
 interface KalshiTemplate {
   event: Json;
   markets: Json[];
@@ -140,8 +305,21 @@ interface KalshiTemplate {
 
 export type KalshiEventStatus = "open" | "closed" | "settled";
 
+export interface KalshiMarketRef {
+  eventIndex: number;
+  /** The market's position in its event (`markets[position]`). */
+  position: number;
+  event: Json;
+  market: Json;
+  /** The recorded market it was cloned from, with the unmoved price and volume. */
+  template: Json;
+}
+
 export class KalshiCatalog {
   private readonly templates: KalshiTemplate[];
+  /** Template event ticker → template index, and template market ticker → (template, position). */
+  private readonly eventTickers = new Map<string, number>();
+  private readonly marketTickers = new Map<string, { template: number; position: number }>();
   readonly eventCount: number;
   readonly combos: Json[];
   readonly comboEvents: Json[];
@@ -153,6 +331,12 @@ export class KalshiCatalog {
   ) {
     const nested = readFixture(fixturesDir, "kalshi/events/events_nested_iran_38ev_763mkts_2026-03-01.json") as Json[];
     this.templates = nested.map((event) => ({ event, markets: (event.markets as Json[] | undefined) ?? [] }));
+    for (const [template, t] of this.templates.entries()) {
+      this.eventTickers.set(String(t.event.event_ticker), template);
+      for (const [position, market] of t.markets.entries()) {
+        this.marketTickers.set(String(market.ticker), { template, position });
+      }
+    }
     const unfiltered = readFixture(
       fixturesDir,
       "kalshi/markets/markets_page1_unfiltered_all_KXMVE_2026-02-13.json",
@@ -176,6 +360,36 @@ export class KalshiCatalog {
     this.eventCount = events;
   }
 
+  /** The catalog market with this ticker, or null; parses the clone number (`R<n>`) back, scans only the templates. */
+  findMarket(ticker: string): KalshiMarketRef | null {
+    const recorded = this.marketTickers.get(ticker);
+    if (recorded) return this.resolve(recorded.template, 0, recorded.position, ticker);
+    for (const [eventTicker, template] of this.eventTickers) {
+      if (!ticker.startsWith(`${eventTicker}R`)) continue;
+      const match = /^R([1-9]\d*)(.*)$/.exec(ticker.slice(eventTicker.length));
+      const origin = match && this.marketTickers.get(`${eventTicker}${match[2]}`);
+      if (match && origin?.template === template) {
+        const found = this.resolve(template, Number(match[1]), origin.position, ticker);
+        if (found) return found;
+      }
+    }
+    return null;
+  }
+
+  private resolve(template: number, clone: number, position: number, ticker: string): KalshiMarketRef | null {
+    const eventIndex = clone * this.templates.length + template;
+    if (eventIndex >= this.eventCount) return null;
+    const { event } = this.event(eventIndex);
+    const market = (event.markets as Json[])[position];
+    const recorded = this.templateMarket(eventIndex, position);
+    return market?.ticker === ticker && recorded ? { eventIndex, position, event, market, template: recorded } : null;
+  }
+
+  /** The recorded market that market `position` of event `eventIndex` is a clone of. */
+  templateMarket(eventIndex: number, position: number): Json | undefined {
+    return this.templates[eventIndex % this.templates.length]?.markets[position];
+  }
+
   event(i: number): { event: Json; status: KalshiEventStatus } {
     const template = this.templates[i % this.templates.length] as KalshiTemplate;
     const clone = Math.floor(i / this.templates.length);
@@ -183,7 +397,7 @@ export class KalshiCatalog {
     const ticker =
       clone === 0 ? String(template.event.event_ticker) : `${String(template.event.event_ticker)}R${clone}`;
     const lifecycle = clone > 0 && i % 50 === 7 ? "closed" : clone > 0 && i % 50 === 8 ? "settled" : undefined;
-    const closeTime = lifecycle ? new Date(now - (1 + (i % 5)) * DAY_MS).toISOString() : undefined;
+    const closeTime = lifecycle ? new Date(closedDaysAgo(now, i % 5)).toISOString() : undefined;
     const markets = template.markets.map((market, m) => {
       const moved = this.market(market, i * 64 + m);
       moved.event_ticker = ticker;

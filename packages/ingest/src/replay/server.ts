@@ -7,11 +7,16 @@
  * `offset` with 422 and returns closed events when `closed` is omitted; Kalshi pages with
  * `cursor`, which is `""` on the last page, lists combo (KXMVE) markets on `/markets`
  * unless `mve_filter=exclude`, and splits settled markets at `/historical/cutoff`.
+ * The venues' history endpoints (CLOB price history, Data API trades, Kalshi candles and
+ * trades) are `history.ts`'s, under `/polymarket-clob`, `/polymarket-data` and the Kalshi base.
  * Faults are injected on request (`setFault`), for a number of requests or until cleared.
  */
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import type { IngestConfig } from "../source";
 import { type CatalogOptions, DEFAULT_FIXTURES_DIR, type Json, KalshiCatalog, PolymarketCatalog } from "./catalog";
+import { createHistoryRoutes } from "./history";
+import { kalshiCutoffs } from "./history-context";
 
 export type FaultKind =
   | "rate-limit"
@@ -39,12 +44,15 @@ export interface ReplayServerOptions extends CatalogOptions {
   port?: number;
   /** Serve a combo event on Kalshi `/events` too, as a regressed upstream filter would. */
   leakCombos?: boolean;
-  /** Epoch ms of Kalshi's historical cutoff. */
+  /** Epoch ms of Kalshi's historical cutoff (`market_settled_ts`). */
   historicalCutoff?: number;
+  /** Epoch ms of Kalshi's trades cutoff (`trades_created_ts`); the market cutoff when absent. */
+  historicalTradesCutoff?: number;
 }
 
 export interface ReplayServer {
-  url: { polymarket: string; kalshi: string };
+  /** Gamma, the CLOB (price history), the Data API (trades) and Kalshi's base. */
+  url: { polymarket: string; polymarketClob: string; polymarketData: string; kalshi: string };
   /** Every request path with its query, in arrival order. */
   readonly requests: string[];
   readonly polymarket: PolymarketCatalog;
@@ -64,6 +72,7 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
   const fixturesDir = options.fixturesDir ?? DEFAULT_FIXTURES_DIR;
   const polymarket = new PolymarketCatalog(options, fixturesDir);
   const kalshi = new KalshiCatalog(options, fixturesDir);
+  const history = createHistoryRoutes({ polymarket, kalshi }, { ...options, fixturesDir });
   const requests: string[] = [];
   const sockets = new Set<Socket>();
   let fault: ActiveFault | null = null;
@@ -71,7 +80,7 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://replay");
     requests.push(`${url.pathname}${url.search}`);
-    const source = url.pathname.startsWith("/polymarket/") ? "polymarket" : "kalshi";
+    const source = url.pathname.startsWith("/polymarket") ? "polymarket" : "kalshi";
     const active = takeFault(fault, source);
     if (active === "stall") {
       response.writeHead(200, { "content-type": "application/json" });
@@ -88,7 +97,8 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
     if (active === "server-error") return send(response, 500, { error: "Internal Server Error" });
     try {
       const { status, body } =
-        source === "polymarket" ? routePolymarket(polymarket, url) : routeKalshi(kalshi, url, options);
+        history(url) ??
+        (source === "polymarket" ? routePolymarket(polymarket, url) : routeKalshi(kalshi, url, options));
       sendWithFault(response, status, body, active);
     } catch (error) {
       send(response, 500, { error: String(error) });
@@ -103,7 +113,12 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
   const base = `http://127.0.0.1:${port}`;
 
   return {
-    url: { polymarket: `${base}/polymarket`, kalshi: `${base}/kalshi/trade-api/v2` },
+    url: {
+      polymarket: `${base}/polymarket`,
+      polymarketClob: `${base}/polymarket-clob`,
+      polymarketData: `${base}/polymarket-data`,
+      kalshi: `${base}/kalshi/trade-api/v2`,
+    },
     requests,
     polymarket,
     kalshi,
@@ -119,6 +134,16 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** The ingest config that points every upstream at this replay server. */
+export function replayIngestConfig(replay: Pick<ReplayServer, "url">): IngestConfig {
+  return {
+    polymarketApiUrl: replay.url.polymarket,
+    polymarketClobUrl: replay.url.polymarketClob,
+    polymarketDataUrl: replay.url.polymarketData,
+    kalshiApiUrl: replay.url.kalshi,
   };
 }
 
@@ -146,11 +171,13 @@ function sendWithFault(response: ServerResponse, status: number, body: unknown, 
   response.end(text);
 }
 
+const LISTS = ["events", "markets", "trades", "history", "candlesticks"] as const;
+const IDENTITY = ["id", "event_ticker", "ticker", "market_ticker", "trade_id", "transactionHash", "t", "end_period_ts"];
+
 /** Adds fields no client knows, or breaks the first object's identity field. */
 function mutateObjects(body: unknown, fault: "unknown-fields" | "invalid-object") {
-  const list = Array.isArray(body)
-    ? body
-    : ((body as { events?: unknown[]; markets?: unknown[] }).events ?? (body as { markets?: unknown[] }).markets ?? []);
+  const envelope = (body ?? {}) as Partial<Record<(typeof LISTS)[number], unknown[]>>;
+  const list = Array.isArray(body) ? body : (LISTS.map((name) => envelope[name]).find(Array.isArray) ?? []);
   list.forEach((item, index) => {
     if (!item || typeof item !== "object") return;
     const object = item as Json;
@@ -158,9 +185,7 @@ function mutateObjects(body: unknown, fault: "unknown-fields" | "invalid-object"
       object.surpriseField2027 = { nested: [1, 2, 3], note: "added by upstream" };
       for (const market of (object.markets as Json[] | undefined) ?? []) market.another_new_field = "x";
     } else if (index === 0) {
-      delete object.id;
-      delete object.event_ticker;
-      delete object.ticker;
+      for (const field of IDENTITY) delete object[field];
     }
   });
 }
@@ -225,11 +250,16 @@ function routeKalshi(
   options: ReplayServerOptions,
 ): { status: number; body: unknown } {
   const path = url.pathname.replace(/^\/kalshi\/trade-api\/v2/, "");
-  const cutoff = options.historicalCutoff ?? Date.parse("2025-01-01T00:00:00Z");
+  const cutoffs = kalshiCutoffs(options);
+  const cutoff = cutoffs.markets;
   const start = decodeCursor(query(url, "cursor"));
   const cursorOf = (next: number | null) => (next === null ? "" : encodeCursor(next));
   if (path === "/historical/cutoff") {
-    return { status: 200, body: { market_settled_ts: new Date(cutoff).toISOString() } };
+    const trades = new Date(cutoffs.trades).toISOString();
+    return {
+      status: 200,
+      body: { market_settled_ts: new Date(cutoff).toISOString(), trades_created_ts: trades, orders_updated_ts: trades },
+    };
   }
   if (path === "/events") {
     const status = query(url, "status");

@@ -20,7 +20,7 @@ import { onCluster, storageTable, toDateTime64, type Warehouse } from "@epicente
 import type { Source } from "../source";
 import type { SourceName } from "../sources";
 
-export type RunKind = "snapshot" | "backfill";
+export type RunKind = "snapshot" | "backfill" | "history";
 
 /**
  * A snapshot row as its latest-state table holds it: every column but `raw`, which only
@@ -146,7 +146,8 @@ export async function recoverUnfinishedRuns(
 ): Promise<string[]> {
   const recovered: string[] = [];
   for (const run of await findUnfinishedRuns(warehouse, source.name)) {
-    if (run.sync_timestamp) await discardRun(warehouse, source, run.sync_timestamp);
+    // A history step writes no snapshot rows, and what it stored stays (`history.ts`).
+    if (run.sync_timestamp && run.kind !== "history") await discardRun(warehouse, source, run.sync_timestamp);
     await recordRunOutcome(
       warehouse,
       {

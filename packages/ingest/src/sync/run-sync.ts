@@ -10,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import type { Warehouse } from "@epicenter/warehouse";
 import { createPageFetcher, type HttpPolicy } from "../http/fetch-page";
-import { createRateLimiter, type RateLimiter } from "../http/rate-limiter";
+import { createRateLimiter, type RateLimit, type RateLimiter } from "../http/rate-limiter";
 import { type Clock, consoleLogger, type Logger, systemClock } from "../logger";
 import { type IngestConfig, RunFailed, type RunOutcome, type Source, type SourceRun } from "../source";
 import { type SourceName, sourceNamed } from "../sources";
@@ -32,8 +32,12 @@ export interface SyncDeps {
   config: IngestConfig;
   clock?: Clock;
   logger?: Logger;
-  /** Per-source limiters shared across runs; one per call is made when absent. */
-  rateLimiters?: Partial<Record<SourceName, RateLimiter>>;
+  /**
+   * Limiters by upstream host name, shared by every run given the same map (the scheduler
+   * makes one), so snapshots, backfill and history together keep each host's limit. One
+   * per call is made when absent.
+   */
+  rateLimiters?: Map<string, RateLimiter>;
   http?: Partial<HttpPolicy>;
   /** The HTTP client; the global `fetch` when absent. */
   fetch?: typeof fetch;
@@ -55,6 +59,18 @@ export interface SyncRunSummary {
   duration_ms: number;
   success: boolean;
   error: string | null;
+}
+
+/** The limiter of upstream host `name`: the shared one when `deps` shares them. */
+export function limiterOf(deps: Pick<SyncDeps, "rateLimiters">, name: string, limit: RateLimit): RateLimiter {
+  const shared = deps.rateLimiters;
+  if (!shared) return createRateLimiter(limit);
+  let limiter = shared.get(name);
+  if (!limiter) {
+    limiter = createRateLimiter(limit);
+    shared.set(name, limiter);
+  }
+  return limiter;
 }
 
 const NOTHING: RunOutcome = {
@@ -91,7 +107,7 @@ export async function runRecorded(
   const run: SourceRun = {
     warehouse: deps.warehouse,
     fetchPage: createPageFetcher({
-      limiter: deps.rateLimiters?.[source.name] ?? createRateLimiter(source.rateLimit),
+      limiter: limiterOf(deps, source.name, source.rateLimit),
       logger,
       ...(deps.http ? { policy: deps.http } : {}),
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
@@ -116,7 +132,8 @@ export async function runRecorded(
     if (failure instanceof RunFailed) outcome = failure.partial;
     error = failure instanceof Error ? failure.message : String(failure);
     logger.error({ source: source.name, kind, run_id: record.run_id, error }, "sync run failed; removing its rows");
-    await discardRun(deps.warehouse, source, record.sync_timestamp);
+    // A history step writes no snapshot rows: what it stored is valid and stays.
+    if (kind !== "history") await discardRun(deps.warehouse, source, record.sync_timestamp);
   }
   const finishedAt = now();
   const success = error === null;

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { migrateWarehouse, openWarehouse, type Warehouse } from "@epicenter/warehouse";
 import { silentLogger } from "../logger";
-import { type ReplayServer, type ReplayServerOptions, startReplayServer } from "../replay/server";
+import { type ReplayServer, type ReplayServerOptions, replayIngestConfig, startReplayServer } from "../replay/server";
 import type { SyncDeps } from "../sync/run-sync";
 
 export interface Harness {
@@ -47,7 +47,7 @@ export async function startHarness(replayOptions: ReplayServerOptions = {}): Pro
   harness.deps = {
     warehouse: harness.warehouse,
     logger: silentLogger,
-    config: { polymarketApiUrl: replay.url.polymarket, kalshiApiUrl: replay.url.kalshi },
+    config: replayIngestConfig(replay),
     http: FAST_HTTP,
   };
   await migrateWarehouse(harness.warehouse);

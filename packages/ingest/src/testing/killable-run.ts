@@ -14,7 +14,12 @@ await runSync(
   {
     warehouse,
     logger: silentLogger,
-    config: { polymarketApiUrl: polymarketApiUrl as string, kalshiApiUrl: "http://127.0.0.1:9" },
+    config: {
+      polymarketApiUrl: polymarketApiUrl as string,
+      polymarketClobUrl: "http://127.0.0.1:9",
+      polymarketDataUrl: "http://127.0.0.1:9",
+      kalshiApiUrl: "http://127.0.0.1:9",
+    },
     http: { timeoutMs: 600_000 },
     // Small batches, so the run has written some before it stalls (rows or, on the engine path, bytes).
     writer: { maxRows: 100, maxBytes: 256 * 1024, engineBatchBytes: 256 * 1024 },

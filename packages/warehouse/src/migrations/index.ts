@@ -4,6 +4,7 @@ import { snapshotTimeIndex } from "./0003-snapshot-time-index";
 import { marketTextLowCardinality } from "./0004-market-text-low-cardinality";
 import { marketDayProjection } from "./0005-market-day-projection";
 import { latestWithoutRaw } from "./0006-latest-without-raw";
+import { historyTables } from "./0007-history-tables";
 import type { WarehouseMigration } from "./types";
 
 /** Every warehouse migration, in the order it is applied. Append only. */
@@ -14,6 +15,7 @@ export const warehouseMigrations: readonly WarehouseMigration[] = [
   marketTextLowCardinality,
   marketDayProjection,
   latestWithoutRaw,
+  historyTables,
 ];
 
 export type { WarehouseMigration } from "./types";

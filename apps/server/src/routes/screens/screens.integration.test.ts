@@ -11,7 +11,14 @@ import {
   rowsAsObjects,
   type TileResult,
 } from "@epicenter/contracts";
-import { generateDemoHistory, type ReplayServer, runSync, silentLogger, startReplayServer } from "@epicenter/ingest";
+import {
+  generateDemoHistory,
+  type ReplayServer,
+  replayIngestConfig,
+  runSync,
+  silentLogger,
+  startReplayServer,
+} from "@epicenter/ingest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn } from "../../testing/sign-in";
 import { createTestApp, type TestApp } from "../../testing/test-app";
@@ -54,7 +61,7 @@ describe("GET /api/stats", () => {
     replay = await startReplayServer({});
     const deps = {
       warehouse: t.stores.warehouse,
-      config: { polymarketApiUrl: replay.url.polymarket, kalshiApiUrl: replay.url.kalshi },
+      config: replayIngestConfig(replay),
       logger: silentLogger,
     };
     expect((await runSync(deps, { source: "polymarket" })).success).toBe(true);
@@ -86,7 +93,7 @@ describe("GET /api/stats", () => {
 });
 
 describe("the catalog's descriptions", () => {
-  it("describes all eight market tables and every one of their columns", async () => {
+  it("describes all twelve market tables, history included, and every one of their columns", async () => {
     const response = await get("/api/tables");
     const { tables } = (await response.json()) as {
       tables: Array<{
@@ -96,14 +103,18 @@ describe("the catalog's descriptions", () => {
       }>;
     };
     expect(tables.map((table) => table.full_name).sort()).toEqual([
+      "kalshi.candles",
       "kalshi.events",
       "kalshi.events_latest",
       "kalshi.markets",
       "kalshi.markets_latest",
+      "kalshi.trades",
       "polymarket.events",
       "polymarket.events_latest",
       "polymarket.markets",
       "polymarket.markets_latest",
+      "polymarket.prices",
+      "polymarket.trades",
     ]);
     const missing = tables.flatMap((table) => [
       ...(table.description ? [] : [table.full_name]),

@@ -149,12 +149,12 @@ export interface SyncRunRow {
 }
 
 /**
- * The newest sync runs. `hideIdleBackfill` leaves out backfill steps that succeeded and
- * wrote nothing: between two snapshots the backfill walks its windows in many such steps,
- * which would push the snapshots off the list.
+ * The newest sync runs, history steps listed like backfill steps. `hideIdleBackfill` leaves
+ * out backfill and history steps that succeeded and wrote nothing: between two snapshots
+ * the backfill walks its windows in many such steps, which would push the snapshots off.
  */
 export async function recentSyncRuns(warehouse: Warehouse, options: { limit: number; hideIdleBackfill?: boolean }) {
-  const idle = "kind = 'backfill' AND success AND events_written = 0 AND markets_written = 0";
+  const idle = "kind IN ('backfill', 'history') AND success AND events_written = 0 AND markets_written = 0";
   const rows = await warehouse.query<SyncRunRow>(
     `SELECT run_id, source, kind, toString(started_at) AS started_at, duration_ms, events_written, markets_written,
             success, error

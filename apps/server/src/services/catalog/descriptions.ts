@@ -1,5 +1,5 @@
 /**
- * Human descriptions of the eight market tables and every one of their columns, written
+ * Human descriptions of the market tables and every one of their columns, written
  * for people who know the venues: what a price means, which unit a number is in (USDC on
  * Polymarket; dollars, cents or contracts on Kalshi), which status values occur, which
  * upstream fields arrive JSON-encoded, and which columns we derive. The `*_latest` twins
@@ -26,6 +26,14 @@ const TABLES: Record<string, string> = {
     "The newest snapshot of each Kalshi event: one row per event_ticker after FINAL (ReplacingMergeTree on sync_timestamp). Every column of kalshi.events except raw (the upstream JSON is kept in the snapshots only).",
   "kalshi.markets_latest":
     "The newest snapshot of each Kalshi market: one row per ticker after FINAL (ReplacingMergeTree on sync_timestamp). Every column of kalshi.markets except raw (the upstream JSON is kept in the snapshots only); the fast way to ask about the current state.",
+  "polymarket.prices":
+    "Polymarket's price history of every outcome of every market, from the venue's own record (CLOB prices-history), back to the market's first day: one row per (id, token_id, ts). Hourly points over a market's whole life, 1-minute points for recent days. A point fetched twice is stored once, so counts need no FINAL. A gap is a time nobody traded or quoted, not missing data: carry the last price forward.",
+  "polymarket.trades":
+    "Every Polymarket trade (fill) of every market, from the venue's Data API: one row per (transaction_hash, trade_index). Price in USDC per share (0–1), size in shares. Stored once however often fetched.",
+  "kalshi.candles":
+    "Kalshi's candles of every market, from the venue's live and historical APIs, back to the market's first day: one row per (ticker, period_minutes, end_period_ts) for periods of 1, 60 and 1440 minutes. Prices in dollars (0–1), volume and open interest in contracts, whatever shape the API used. Candles are sparse: a period exists only if something happened. A period with no trade has NULL trade prices (price_open … price_mean), not 0; forward-fill with price_previous or last_value(price_close) over the ticker's periods.",
+  "kalshi.trades":
+    "Every Kalshi trade of every market, from the venue's live and historical APIs: one row per trade_id. Prices in dollars (0–1), count in contracts, taker side as Kalshi reports it. Stored once however often fetched.",
 };
 
 const COMMON: Record<string, string> = {
@@ -219,11 +227,78 @@ const KALSHI_MARKET: Record<string, string> = {
   early_close_condition: "When the market closes before close_time, in Kalshi's words; empty when it cannot.",
 };
 
+const POLYMARKET_PRICE: Record<string, string> = {
+  id: "The market's id, as in polymarket.markets.",
+  token_id: "The outcome's CLOB token id (one of the market's clobTokenIds).",
+  outcome: "The outcome's label, e.g. 'Yes' or 'No' (from the market's outcomes, same position as the token).",
+  ts: "The point's time (UTC, seconds).",
+  price:
+    "The displayed price of the outcome at ts, USDC per share (0–1, a probability): Polymarket's mid/last-trade composite, not an executable bid or ask.",
+  fidelity_minutes:
+    "The resolution the point was fetched at: 60 for the hourly series over the market's life, 1 for the recent minute series.",
+};
+
+const POLYMARKET_TRADE: Record<string, string> = {
+  id: "The market's id, as in polymarket.markets.",
+  condition_id: "The market's condition id (conditionId), the key the Data API lists trades by.",
+  transaction_hash: "The Polygon transaction that carried the fill.",
+  trade_index:
+    "Which fill of the transaction this is (0, 1, …), in a fixed order of its fills, so a transaction with several fills keeps them all.",
+  token_id: "The traded outcome's CLOB token id.",
+  outcome: "The traded outcome's label, e.g. 'Yes'.",
+  outcome_index: "The traded outcome's position in the market's outcomes (0-based).",
+  ts: "When the trade happened (UTC, seconds).",
+  price: "Price per share in USDC (0–1).",
+  size: "Shares traded.",
+  side: "BUY or SELL, from the trading wallet's side, as the Data API reports it (maker/taker is not reliably flagged).",
+  proxy_wallet: "The trading wallet (Polymarket proxy wallet address).",
+};
+
+const candlePart = (side: string, part: string) =>
+  `The period's ${part} ${side}, in dollars (0–1). NULL when the venue sent none.`;
+
+const KALSHI_CANDLE: Record<string, string> = {
+  ticker: "The market's ticker, as in kalshi.markets.",
+  period_minutes: "The candle's length: 1, 60 or 1440 minutes.",
+  end_period_ts: "When the period ends (UTC); the candle covers the period_minutes before it.",
+  ...Object.fromEntries(
+    ["open", "high", "low", "close"].flatMap((part) => [
+      [`yes_bid_${part}`, candlePart("best yes bid", part)],
+      [`yes_ask_${part}`, candlePart("best yes ask", part)],
+    ]),
+  ),
+  price_open: "First trade price of the period, in dollars; NULL when nothing traded in it.",
+  price_high: "Highest trade price of the period, in dollars; NULL when nothing traded in it.",
+  price_low: "Lowest trade price of the period, in dollars; NULL when nothing traded in it.",
+  price_close: "Last trade price of the period, in dollars; NULL when nothing traded in it.",
+  price_mean: "Volume-weighted mean trade price of the period, in dollars; NULL when nothing traded in it.",
+  price_previous: "The last trade price before the period, in dollars: the value to carry forward over a quiet period.",
+  volume: "Contracts traded in the period.",
+  open_interest: "Contracts open at the end of the period.",
+};
+
+const KALSHI_TRADE: Record<string, string> = {
+  trade_id: "Kalshi's id of the trade. Primary key.",
+  ticker: "The market's ticker, as in kalshi.markets.",
+  created_time: "When the trade happened (UTC, microseconds).",
+  yes_price: "Price of the yes side, in dollars (0–1).",
+  no_price: "Price of the no side, in dollars (0–1); yes_price + no_price = 1.",
+  count: "Contracts traded (fractional since the fixed-point migration).",
+  taker_side: "The taker's side, yes or no, as Kalshi reports it.",
+  taker_outcome_side: "The outcome the taker bought, yes or no (newer trades; empty when not sent).",
+  taker_book_side: "The book side the taker hit, bid or ask (newer trades; empty when not sent).",
+  is_block_trade: "True for a block trade; NULL when not reported.",
+};
+
 const COLUMNS: Record<string, Record<string, string>> = {
   "polymarket.events": POLYMARKET_EVENT,
   "polymarket.markets": POLYMARKET_MARKET,
+  "polymarket.prices": POLYMARKET_PRICE,
+  "polymarket.trades": POLYMARKET_TRADE,
   "kalshi.events": KALSHI_EVENT,
   "kalshi.markets": KALSHI_MARKET,
+  "kalshi.candles": KALSHI_CANDLE,
+  "kalshi.trades": KALSHI_TRADE,
 };
 
 export function describeTable(namespace: string, name: string): string | null {

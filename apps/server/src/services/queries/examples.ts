@@ -109,4 +109,92 @@ ORDER BY open_interest DESC NULLS LAST
 LIMIT 50`,
     chart: null,
   },
+  {
+    id: "5e1a0000-0000-4000-8000-000000000009",
+    title: "One market's price path to resolution",
+    description:
+      "Every archived price point of one Polymarket market's outcomes, from its first day to its resolution, from the venue's own history. The market here is the most traded resolved one; put any market id in market_id.",
+    sql: `WITH (
+  SELECT id FROM polymarket.markets_latest FINAL
+  WHERE closed AND has(outcomePrices, 1)
+  ORDER BY volume DESC NULLS LAST
+  LIMIT 1
+) AS market_id  -- or a literal id, e.g. '253591'
+SELECT ts, outcome, price
+FROM polymarket.prices
+WHERE id = market_id
+ORDER BY outcome, ts`,
+    chart: { kind: "chart", type: "line", x: "ts", y: ["price"] },
+  },
+  {
+    id: "5e1a0000-0000-4000-8000-000000000010",
+    title: "Calibration: are 80% favourites right 80% of the time?",
+    description:
+      "Resolved Polymarket yes/no markets bucketed by their Yes price 24 hours before they closed, against how often Yes won. A calibrated market's yes_rate matches its bucket.",
+    sql: `WITH resolved AS (
+  SELECT id, clobTokenIds[1] AS yes_token, outcomePrices[1] = 1 AS yes_won,
+    toDateTime(closedTime, 'UTC') - INTERVAL 24 HOUR AS asked_at
+  FROM polymarket.markets_latest FINAL
+  WHERE closed AND length(outcomePrices) = 2 AND has(outcomePrices, 1) AND closedTime IS NOT NULL
+),
+before AS (
+  SELECT p.id AS id, argMax(p.price, p.ts) AS price
+  FROM polymarket.prices AS p
+  INNER JOIN resolved AS r ON p.id = r.id AND p.token_id = r.yes_token
+  WHERE p.ts <= r.asked_at AND p.ts > r.asked_at - INTERVAL 7 DAY
+  GROUP BY p.id
+)
+SELECT least(floor(price * 10) / 10, 0.9) AS bucket, count() AS markets,
+  round(avg(price), 3) AS avg_price, round(avg(yes_won), 3) AS yes_rate
+FROM before INNER JOIN resolved USING (id)
+GROUP BY bucket
+ORDER BY bucket`,
+    chart: { kind: "chart", type: "line", x: "bucket", y: ["avg_price", "yes_rate"] },
+  },
+  {
+    id: "5e1a0000-0000-4000-8000-000000000011",
+    title: "Volume by hour from trades, last 7 days",
+    description:
+      "Dollars traded per hour on each venue over the last week, summed from every trade (Polymarket: shares × price in USDC; Kalshi: contracts × yes price).",
+    sql: `SELECT hour, round(sumIf(amount, venue = 'Polymarket')) AS polymarket_usd,
+  round(sumIf(amount, venue = 'Kalshi')) AS kalshi_usd
+FROM (
+  SELECT toStartOfHour(ts) AS hour, 'Polymarket' AS venue, size * price AS amount
+  FROM polymarket.trades WHERE ts >= now() - INTERVAL 7 DAY
+  UNION ALL
+  SELECT toStartOfHour(created_time), 'Kalshi', count * yes_price
+  FROM kalshi.trades WHERE created_time >= now() - INTERVAL 7 DAY
+)
+GROUP BY hour
+ORDER BY hour`,
+    chart: { kind: "chart", type: "area", x: "hour", y: ["polymarket_usd", "kalshi_usd"] },
+  },
+  {
+    id: "5e1a0000-0000-4000-8000-000000000012",
+    title: "Biggest one-hour moves of the last week",
+    description:
+      "The largest changes of a market's Yes price from one hour to the next over the last 7 days, on both venues (Polymarket price history; Kalshi hourly candles, carrying the last trade over quiet hours).",
+    sql: `WITH hourly AS (
+  SELECT 'Polymarket' AS venue, id AS market, toStartOfHour(ts) AS hour, argMax(price, ts) AS close
+  FROM polymarket.prices
+  WHERE ts >= now() - INTERVAL 8 DAY AND outcome = 'Yes'
+  GROUP BY id, hour
+  UNION ALL
+  SELECT 'Kalshi', ticker, end_period_ts - INTERVAL 1 HOUR, ifNull(price_close, price_previous)
+  FROM kalshi.candles
+  WHERE period_minutes = 60 AND end_period_ts >= now() - INTERVAL 8 DAY
+),
+moves AS (
+  SELECT venue, market, hour, close,
+    close - lagInFrame(close) OVER (PARTITION BY venue, market ORDER BY hour ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS move,
+    row_number() OVER (PARTITION BY venue, market ORDER BY hour) AS n
+  FROM hourly
+)
+SELECT venue, market, hour, round(close, 3) AS price, round(move, 3) AS move
+FROM moves
+WHERE n > 1 AND hour >= now() - INTERVAL 7 DAY
+ORDER BY abs(move) DESC
+LIMIT 20`,
+    chart: null,
+  },
 ];

@@ -8,13 +8,7 @@
  */
 import type { QueryResult } from "@epicenter/contracts";
 import type { AppDb, QueryRunRecord } from "@epicenter/db";
-import {
-  type ExportFormat,
-  type Sandbox,
-  SandboxError,
-  type UserQueryExport,
-  type UserQueryResult,
-} from "@epicenter/warehouse";
+import { type ExportFormat, type Sandbox, SandboxError, type UserQueryExport } from "@epicenter/warehouse";
 import type { Logger } from "pino";
 import { type QueryAdmission, QueryServiceBusy } from "./admission";
 import type { QueryRunRecorder } from "./run-recorder";

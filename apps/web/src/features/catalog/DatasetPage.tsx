@@ -1,4 +1,8 @@
-/** One table of the catalog (SPEC §2 /datasets/{namespace-table}): counts, schema and sample values. */
+/**
+ * One table of the catalog (SPEC §2 /datasets/{namespace-table}): counts, schema and sample
+ * values; a market key's sample (a Polymarket market's id, a Kalshi ticker) opens its market.
+ */
+import type { Venue } from "@epicenter/contracts";
 import { ArrowLeft, Code2, Database } from "lucide-react";
 import { useMemo } from "react";
 import { useNavigate, useParams } from "react-router";
@@ -13,6 +17,8 @@ import { Page } from "../../ui/Page";
 import { PageHeader } from "../../ui/PageHeader";
 import { SourceMark } from "../../ui/SourceMark";
 import { Spinner } from "../../ui/Spinner";
+import { MarketLink } from "../markets/MarketLink";
+import { isMarketKey, marketKeyColumnOf } from "../markets/market-keys";
 import { useSample, useTable } from "./api";
 import styles from "./catalog.module.css";
 import { firstSampleValues, parseDatasetId, sampleText, simplifyType, tableQuery } from "./catalog-model";
@@ -27,6 +33,7 @@ export function DatasetPage() {
   const table = useTable(namespace, name);
   const sample = useSample(namespace, name, table.isSuccess);
   const samples = useMemo(() => firstSampleValues(sample.data), [sample.data]);
+  const marketKey = marketKeyColumnOf(namespace, name);
 
   const openInEditor = useMemo(
     () => () => navigate(editorUrl({ sql: tableQuery({ namespace, name }), title: `${namespace}.${name}` })),
@@ -142,7 +149,10 @@ export function DatasetPage() {
                   ) : sample.isError ? (
                     <span className={styles.muted}>—</span>
                   ) : samples.has(column.name) ? (
-                    <code>{sampleText(samples.get(column.name))}</code>
+                    <SampleValue
+                      value={samples.get(column.name)}
+                      marketKey={marketKey?.column === column.name ? marketKey : null}
+                    />
                   ) : (
                     <span className={styles.muted}>NULL</span>
                   )}
@@ -157,4 +167,19 @@ export function DatasetPage() {
       </section>
     </Page>
   );
+}
+
+/** A sample as text, or as a link to its market when the column holds market keys. */
+function SampleValue({ value, marketKey }: { value: unknown; marketKey: { venue: Venue } | null }) {
+  const text = sampleText(value);
+  if (marketKey && isMarketKey(value)) {
+    return (
+      <code>
+        <MarketLink venue={marketKey.venue} id={value}>
+          {text}
+        </MarketLink>
+      </code>
+    );
+  }
+  return <code>{text}</code>;
 }

@@ -1,4 +1,7 @@
-/** The data catalog (SPEC §2 /datasets): every market table, searchable by name. */
+/**
+ * The data catalog (SPEC §2 /datasets): every market table, searchable by name, and the
+ * way to one market's page (a search over both venues' markets).
+ */
 import type { Table } from "@epicenter/contracts";
 import { Database, Upload } from "lucide-react";
 import { useMemo, useState } from "react";
@@ -12,6 +15,7 @@ import { PageHeader } from "../../ui/PageHeader";
 import { SearchInput } from "../../ui/SearchInput";
 import { SourceMark } from "../../ui/SourceMark";
 import { Spinner } from "../../ui/Spinner";
+import { MarketSearch } from "../markets/MarketSearch";
 import { useTables } from "./api";
 import styles from "./catalog.module.css";
 import { datasetId, formatRowsAndColumns, matchesSearch } from "./catalog-model";
@@ -36,12 +40,18 @@ export function DatasetsPage() {
   return (
     <Page width="wide">
       <PageHeader
+        className={styles.catalogHeader}
         eyebrow="Data"
         title="Data Catalog"
         description="Every Polymarket and Kalshi table of the archive: snapshots every ~10 minutes and the latest state of each object."
         actions={
-          <div className={styles.headerSearch}>
-            <SearchInput label="Search tables" placeholder="Search tables…" value={search} onChange={setSearch} />
+          <div className={styles.headerSearches}>
+            <div className={styles.marketSearch}>
+              <MarketSearch />
+            </div>
+            <div className={styles.headerSearch}>
+              <SearchInput label="Search tables" placeholder="Search tables…" value={search} onChange={setSearch} />
+            </div>
           </div>
         }
       />

@@ -1,7 +1,7 @@
 /**
  * One tile: its query's result drawn as a number, a chart or a table, its error shown in
  * the tile (a failing tile never takes the dashboard down), and a link that opens its SQL
- * in the editor.
+ * in the editor. In a table, a market's key links to the market's page.
  */
 import { type DashboardTile, rowsAsObjects, type TileResult } from "@epicenter/contracts";
 import { AlertTriangle, SquareArrowOutUpRight } from "lucide-react";
@@ -11,6 +11,8 @@ import { isLastBucketPartial, timeOf } from "../../ui/chart-model";
 import { editorUrl } from "../../ui/editor-link";
 import { formatValue } from "../../ui/format";
 import { Spinner } from "../../ui/Spinner";
+import { MarketLink } from "../markets/MarketLink";
+import { isMarketKey, marketKeyColumns } from "../markets/market-keys";
 import { useTileResult } from "./api";
 import styles from "./dashboards.module.css";
 
@@ -109,7 +111,9 @@ function TileView({ tile, result }: { tile: DashboardTile; result: TileResult })
         </div>
       );
     }
-    case "table":
+    case "table": {
+      // A market's key (a Kalshi ticker; a Polymarket id) opens the market's page.
+      const marketKeys = marketKeyColumns(tile.node.sql, result.columns);
       return (
         <div className={styles.tableWrap}>
           <table className={styles.table}>
@@ -126,17 +130,29 @@ function TileView({ tile, result }: { tile: DashboardTile; result: TileResult })
               {rows.map((row, index) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: rows are ranked, the rank is the identity
                 <tr key={index}>
-                  {result.columns.map((column) => (
-                    <td key={column.name} className={isNumeric(tile, column.name) ? styles.numeric : styles.text}>
-                      {formatValue(row[column.name], tile.formats[column.name])}
-                    </td>
-                  ))}
+                  {result.columns.map((column, columnIndex) => {
+                    const value = row[column.name];
+                    const text = formatValue(value, tile.formats[column.name]);
+                    const venue = marketKeys[columnIndex];
+                    return (
+                      <td key={column.name} className={isNumeric(tile, column.name) ? styles.numeric : styles.text}>
+                        {venue && isMarketKey(value) ? (
+                          <MarketLink venue={venue} id={value}>
+                            {text}
+                          </MarketLink>
+                        ) : (
+                          text
+                        )}
+                      </td>
+                    );
+                  })}
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       );
+    }
     default: {
       const unknown: never = view;
       throw new Error(`unknown tile view ${JSON.stringify(unknown)}`);

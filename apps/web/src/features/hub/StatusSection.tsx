@@ -1,6 +1,7 @@
 /**
  * System & Data (SPEC §2 hub status): API status with response time from `/health`,
- * totals, a card per source, and backfill progress; everything rechecked every 30 s. A
+ * totals, a card per source, backfill progress, and how far each venue's price and trade
+ * history has come; everything rechecked every 30 s. A
  * failed health check shows the API as Offline / Down, never an error page.
  */
 import type { SourceSync, SyncStatusResponse } from "@epicenter/contracts";
@@ -9,7 +10,7 @@ import { useEffect, useState } from "react";
 import { formatRelative } from "../../lib/time";
 import { Badge, type BadgeTone } from "../../ui/Badge";
 import { EmptyState } from "../../ui/EmptyState";
-import { formatCount } from "../../ui/format";
+import { formatCount, formatDate, formatDuration } from "../../ui/format";
 import { SourceMark } from "../../ui/SourceMark";
 import { Spinner } from "../../ui/Spinner";
 import { StatTile } from "../../ui/StatTile";
@@ -132,6 +133,7 @@ export function StatusSection() {
             <SourceCard name="Kalshi" source={status?.sources.kalshi} now={now} />
           </div>
           {status ? <Backfill status={status} /> : null}
+          {status ? <History status={status} /> : null}
         </>
       )}
 
@@ -235,6 +237,61 @@ function Backfill({ status }: { status: SyncStatusResponse }) {
             </ul>
           </div>
         ))}
+      </div>
+    </section>
+  );
+}
+
+function History({ status }: { status: SyncStatusResponse }) {
+  return (
+    <section className={styles.history} aria-label="Price and trade history">
+      <h2>Price and trade history</h2>
+      <p className={styles.muted}>
+        Every market's prices, candles and trades from the venues, open markets first, then closed ones newest first.
+      </p>
+      <div className={styles.offsets}>
+        {(["polymarket", "kalshi"] as const).map((name) => {
+          const history = status.sources[name].history;
+          const share = history.markets_known > 0 ? history.markets_done / history.markets_known : 0;
+          return (
+            <div key={name} data-testid={`history-${name}`}>
+              <h3>{name === "polymarket" ? "Polymarket" : "Kalshi"}</h3>
+              <progress
+                className={styles.progress}
+                max={Math.max(1, history.markets_known)}
+                value={history.markets_done}
+                aria-label={`${name} markets with their history`}
+              />
+              <ul>
+                <li>
+                  <span>Markets done</span>
+                  <strong data-testid="history-markets">
+                    {formatCount(history.markets_done)} / {formatCount(history.markets_known)} (
+                    {Math.floor(share * 100)}%)
+                  </strong>
+                </li>
+                <li>
+                  <span>Points and trades stored</span>
+                  <strong>{formatCount(history.points_stored)}</strong>
+                </li>
+                <li>
+                  <span>Oldest point</span>
+                  <strong>{formatDate(history.oldest_point)}</strong>
+                </li>
+                <li>
+                  <span>Time left</span>
+                  <strong>
+                    {history.markets_done >= history.markets_known
+                      ? "Up to date"
+                      : history.estimated_seconds_left === null
+                        ? "—"
+                        : `about ${formatDuration(history.estimated_seconds_left)}`}
+                  </strong>
+                </li>
+              </ul>
+            </div>
+          );
+        })}
       </div>
     </section>
   );

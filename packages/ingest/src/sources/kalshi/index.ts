@@ -1,11 +1,13 @@
 /**
  * Kalshi as a `Source`: the Trade API v2 (`client.ts`), its payloads (`schema.ts`), the
  * mapping (`map.ts`), the snapshot (`sync.ts`), the closed-history backfill
- * (`backfill.ts`) and the demo's seed (`demo.ts`).
+ * (`backfill.ts`), the price and trade history (`history.ts`) and the demo's seed
+ * (`demo.ts`).
  */
 import type { Source } from "../../source";
 import { historicalMarkets, settledEvents } from "./backfill";
 import { kalshiDemo } from "./demo";
+import { kalshiHistory } from "./history";
 import { snapshotKalshi } from "./sync";
 
 export const kalshi: Source<"kalshi"> = {
@@ -22,4 +24,5 @@ export const kalshi: Source<"kalshi"> = {
   openEventsSql:
     "SELECT uniqExact(event_ticker) FROM kalshi.markets_latest FINAL WHERE status IN ('active', 'inactive', 'initialized')",
   demo: kalshiDemo,
+  history: kalshiHistory,
 };

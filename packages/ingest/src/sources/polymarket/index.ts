@@ -1,11 +1,13 @@
 /**
  * Polymarket as a `Source`: the Gamma API (`client.ts`), its payloads (`schema.ts`), the
  * one mapping (`fields.ts` → `engine-map.ts`, run by `page-batch.ts`), the snapshot
- * (`sync.ts`), the closed-history backfill (`backfill.ts`) and the demo's seed (`demo.ts`).
+ * (`sync.ts`), the closed-history backfill (`backfill.ts`), the price and trade history (`history.ts`) and the demo's seed
+ * (`demo.ts`).
  */
 import type { Source } from "../../source";
 import { closedEvents } from "./backfill";
 import { polymarketDemo } from "./demo";
+import { polymarketHistory } from "./history";
 import { snapshotPolymarket } from "./sync";
 
 export const polymarket: Source<"polymarket"> = {
@@ -21,4 +23,5 @@ export const polymarket: Source<"polymarket"> = {
   backfill: [closedEvents],
   openEventsSql: "SELECT count() FROM polymarket.events_latest FINAL WHERE closed = false",
   demo: polymarketDemo,
+  history: polymarketHistory,
 };

@@ -42,7 +42,7 @@ const ROW_LIMITS = [100, 1_000, 10_000, 100_000];
 type RunState =
   | { status: "idle" }
   | { status: "running"; startedAt: number }
-  | { status: "done"; result: QueryResult }
+  | { status: "done"; result: QueryResult; statement: string }
   | { status: "error"; message: string; details: QueryErrorDetails | null };
 
 export function QueryEditorPage() {
@@ -148,7 +148,7 @@ function Editor({
     const statement = selectedSql(editorRoot.current) ?? sql;
     runSql({ query: statement, limit, queryId: savedId ?? undefined }, abort.signal)
       .then((result) => {
-        setRun({ status: "done", result });
+        setRun({ status: "done", result, statement });
         // Keep the chart the user chose while its columns are still in the result.
         const names = new Set(result.columns.map((column) => column.name));
         setChart((current) =>
@@ -407,7 +407,11 @@ function Editor({
             ) : result && result.row_count === 0 ? (
               <div className={styles.placeholder}>The query returned no rows.</div>
             ) : result && view === "table" ? (
-              <ResultsGrid columns={result.columns} rows={result.rows} />
+              <ResultsGrid
+                columns={result.columns}
+                rows={result.rows}
+                statement={run.status === "done" ? run.statement : ""}
+              />
             ) : result ? (
               <ResultChart result={result} spec={chart} onChange={setChart} />
             ) : null}

@@ -11,8 +11,12 @@
  * (ascending, descending, off; see result-table.ts), its right edge resizes by pointer or
  * arrow keys. Sort and widths last while the columns stay the same, so running the same
  * query again keeps them.
+ *
+ * A column of market keys (a Kalshi `ticker`, a Polymarket market's `id`; which ones is
+ * decided once per result from the statement and the column names, `market-keys.ts`)
+ * draws its cells as links to the market's page; every other cell stays plain text.
  */
-import type { QueryColumn } from "@epicenter/contracts";
+import type { QueryColumn, Venue } from "@epicenter/contracts";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { ArrowDown, ArrowUp } from "lucide-react";
 import {
@@ -26,6 +30,8 @@ import {
   useState,
 } from "react";
 import { isNumericType, simplifyType } from "../../../lib/sql-types";
+import { MarketLink } from "../../markets/MarketLink";
+import { isMarketKey, marketKeyColumns } from "../../markets/market-keys";
 import styles from "./ResultsGrid.module.css";
 import {
   estimateColumnWidth,
@@ -65,6 +71,8 @@ interface ColumnGeometry {
   totalWidth: number;
   indexWidth: number;
   isNumeric: readonly boolean[];
+  /** The venue whose market page a column's values open, or null for a column of other values. */
+  marketKeys: readonly (Venue | null)[];
 }
 
 function signatureOf(columns: readonly QueryColumn[]): string {
@@ -98,10 +106,13 @@ function visibleColumns(geometry: ColumnGeometry, left: number, right: number): 
 export function ResultsGrid({
   columns,
   rows,
+  statement = "",
 }: {
   columns: readonly QueryColumn[];
   /** One array of values per row, in column order. */
   rows: readonly (readonly unknown[])[];
+  /** The statement that gave the rows: it tells whose keys an `id` column holds. */
+  statement?: string;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const signature = signatureOf(columns);
@@ -116,6 +127,7 @@ export function ResultsGrid({
   const [viewport, setViewport] = useState(() => ({ left: 0, width: window.innerWidth }));
 
   const indexWidth = Math.max(48, String(rows.length).length * CELL_CHAR_PX + CELL_PADDING_PX);
+  const marketKeys = useMemo(() => marketKeyColumns(statement, columns), [statement, columns]);
   const geometry = useMemo<ColumnGeometry>(() => {
     const offsets: number[] = [];
     let right = indexWidth;
@@ -123,8 +135,15 @@ export function ResultsGrid({
       offsets.push(right);
       right += width;
     }
-    return { widths, offsets, totalWidth: right, indexWidth, isNumeric: columns.map((c) => isNumericType(c.type)) };
-  }, [widths, indexWidth, columns]);
+    return {
+      widths,
+      offsets,
+      totalWidth: right,
+      indexWidth,
+      isNumeric: columns.map((c) => isNumericType(c.type)),
+      marketKeys,
+    };
+  }, [widths, indexWidth, columns, marketKeys]);
 
   const sortedColumn = sort ? columns[sort.columnIndex] : undefined;
   const order = useMemo(
@@ -346,6 +365,7 @@ const GridRow = memo(function GridRow({
     const text = formatCell(value);
     const width = geometry.widths[index] as number;
     const isNull = value === null || value === undefined;
+    const venue = geometry.marketKeys[index];
     cells.push(
       <td
         key={index}
@@ -354,7 +374,13 @@ const GridRow = memo(function GridRow({
         style={{ left: geometry.offsets[index], width }}
         title={text.length * CELL_CHAR_PX > width - CELL_PADDING_PX ? text : undefined}
       >
-        {text}
+        {venue && isMarketKey(value) ? (
+          <MarketLink venue={venue} id={value}>
+            {text}
+          </MarketLink>
+        ) : (
+          text
+        )}
       </td>,
     );
   }

@@ -1,0 +1,74 @@
+/**
+ * Which values elsewhere in the product are market keys, so they can link to the market
+ * page: a Polymarket market's `id` and a Kalshi market's `ticker`, in a catalog sample, a
+ * dashboard tile's table or a query result. Decided once per table or per result from
+ * names only (never per cell), so the virtualized grid pays nothing for it but a lookup.
+ *
+ * A result's columns carry no table, so the statement tells which one: `id` is a
+ * Polymarket market's only when the statement reads a Polymarket table keyed by market
+ * and no Polymarket events table (whose `id` is an event's); `ticker` is a Kalshi
+ * market's unless the statement reads only Polymarket tables (Polymarket events have a
+ * `ticker` of their own).
+ */
+import { type Venue, ZMarketParams } from "@epicenter/contracts";
+
+/** Tables whose key column is the market's key: the snapshots, the latest state and the history. */
+const MARKET_KEYED: Record<Venue, { column: string; tables: RegExp }> = {
+  polymarket: { column: "id", tables: /^(markets|markets_latest|prices|trades)$/ },
+  kalshi: { column: "ticker", tables: /^(markets|markets_latest|candles|trades)$/ },
+};
+
+/** The market page of a market. */
+export function marketPath(venue: Venue, id: string): string {
+  return `/markets/${venue}/${encodeURIComponent(id)}`;
+}
+
+/** Whether a value can be a market key the API accepts (the contract's pattern), so a link to it can work. */
+export function isMarketKey(value: unknown): value is string {
+  return typeof value === "string" && ZMarketParams.shape.id.safeParse(value).success;
+}
+
+/** The column of a catalog table that holds a market key, and whose market it is; null for other tables. */
+export function marketKeyColumnOf(namespace: string, table: string): { venue: Venue; column: string } | null {
+  for (const venue of ["polymarket", "kalshi"] as const) {
+    const keyed = MARKET_KEYED[venue];
+    if (namespace === venue && keyed.tables.test(table)) return { venue, column: keyed.column };
+  }
+  return null;
+}
+
+/** The statement without its comments and string literals, where a table name would only be text. */
+function withoutCommentsAndStrings(sql: string): string {
+  // One pass, so a `--` inside a string or a quote inside a comment is read as what it is.
+  return sql.replace(/--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)|'(?:[^'\\]|\\.|'')*'/g, " ");
+}
+
+/** `polymarket.markets_latest`, `` `kalshi`.`trades` ``, `"kalshi"."candles"`: every market-namespace table the statement names. */
+export function tablesNamed(sql: string): { venue: Venue; table: string }[] {
+  const names: { venue: Venue; table: string }[] = [];
+  const pattern = /\b(polymarket|kalshi)[`"]?\s*\.\s*[`"]?([A-Za-z_][A-Za-z0-9_]*)/gi;
+  for (const match of withoutCommentsAndStrings(sql).matchAll(pattern)) {
+    names.push({ venue: (match[1] as string).toLowerCase() as Venue, table: (match[2] as string).toLowerCase() });
+  }
+  return names;
+}
+
+/**
+ * For each column of a result, the venue whose market page its values open, or null. Read
+ * once per result; a cell then only looks its column up.
+ */
+export function marketKeyColumns(sql: string, columns: readonly { name: string }[]): (Venue | null)[] {
+  if (!columns.some((column) => column.name === "id" || column.name === "ticker")) return columns.map(() => null);
+  const tables = tablesNamed(sql);
+  const polymarket = tables.filter((name) => name.venue === "polymarket");
+  const readsPolymarketMarkets = polymarket.some((name) => MARKET_KEYED.polymarket.tables.test(name.table));
+  const readsPolymarketEvents = polymarket.some((name) => name.table.startsWith("events"));
+  const readsKalshi = tables.some((name) => name.venue === "kalshi");
+  const isPolymarketId = readsPolymarketMarkets && !readsPolymarketEvents;
+  const isKalshiTicker = readsKalshi || polymarket.length === 0;
+  return columns.map((column) => {
+    if (column.name === "id" && isPolymarketId) return "polymarket";
+    if (column.name === "ticker" && isKalshiTicker) return "kalshi";
+    return null;
+  });
+}

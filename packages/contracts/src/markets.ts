@@ -1,0 +1,175 @@
+/**
+ * One market of either venue, as the market page and developers read it: its latest state
+ * (`GET /api/markets/{venue}/{id}`), its price path and volume over any span at 1-minute,
+ * 1-hour or 1-day resolution (`…/history`), and a search over both venues' markets. Every
+ * panel's SQL travels with the answer as a `QueryNode`, so "Query in Editor" opens what
+ * the server ran.
+ */
+import { z } from "zod";
+import { defineEndpoint, type Endpoint } from "./endpoint";
+import { errorResponse, UNAUTHORIZED } from "./errors";
+import { ZQueryNode } from "./query-node";
+
+export const ZVenue = z.enum(["polymarket", "kalshi"]);
+export type Venue = z.infer<typeof ZVenue>;
+
+export const ZMarketParams = z.object({
+  venue: ZVenue,
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,120}$/, "a Polymarket market id or a Kalshi ticker")
+    .describe("Polymarket's market id (numeric) or Kalshi's ticker"),
+});
+
+export const ZMarketStatus = z
+  .enum(["open", "closed", "resolved"])
+  .describe("open: trading; closed: trading stopped, outcome not final; resolved: the outcome is final");
+export type MarketStatus = z.infer<typeof ZMarketStatus>;
+
+export const ZMarketOutcome = z.object({
+  label: z.string().describe("Yes, No, or the outcome's name"),
+  token_id: z.string().nullable().describe("Polymarket's CLOB token id; null on Kalshi"),
+  price: z.number().nullable().describe("The latest snapshot's price, 0–1"),
+});
+
+export const ZMarket = z
+  .object({
+    venue: ZVenue,
+    id: z.string(),
+    question: z.string(),
+    subtitle: z.string().nullable().describe("Kalshi's yes subtitle, or Polymarket's group item title"),
+    event: z.object({ id: z.string(), title: z.string().nullable() }),
+    status: ZMarketStatus,
+    outcomes: z.array(ZMarketOutcome),
+    result: z.string().nullable().describe("The winning outcome's label once resolved"),
+    opened_at: z.iso.datetime().nullable(),
+    closes_at: z.iso.datetime().nullable(),
+    resolved_at: z.iso.datetime().nullable(),
+    volume: z.number().nullable().describe("Lifetime volume: USDC on Polymarket, contracts on Kalshi"),
+    liquidity: z.number().nullable(),
+    open_interest: z.number().nullable().describe("Kalshi only: contracts open"),
+    url: z.url().describe("The market on the venue's site"),
+    snapshot_at: z.iso.datetime().describe("When the latest snapshot was taken"),
+    history: z.object({
+      points: z.number().int().nonnegative().describe("Price points (Polymarket) or candles (Kalshi) archived"),
+      trades: z.number().int().nonnegative(),
+      first: z.iso.datetime().nullable().describe("The oldest point or candle"),
+      last: z.iso.datetime().nullable(),
+    }),
+    latest: z.record(z.string(), z.unknown()).describe("Every column of the latest snapshot"),
+    queries: z
+      .object({ latest: ZQueryNode, prices: ZQueryNode, volume: ZQueryNode, trades: ZQueryNode })
+      .describe("The SQL behind each panel of the market page"),
+  })
+  .meta({ id: "Market" });
+export type Market = z.infer<typeof ZMarket>;
+
+export const HISTORY_INTERVALS = ["1m", "1h", "1d"] as const;
+export const ZHistoryInterval = z.enum(HISTORY_INTERVALS);
+export type HistoryInterval = z.infer<typeof ZHistoryInterval>;
+/** The longest span one 1-minute request covers. */
+export const MAX_MINUTE_SPAN_DAYS = 31;
+
+export const ZMarketHistoryQuery = z.object({
+  interval: ZHistoryInterval.default("1h").describe("Point spacing: 1m, 1h or 1d"),
+  from: z.iso.datetime({ offset: true }).optional().describe("Start (ISO 8601); the market's first point by default"),
+  to: z.iso.datetime({ offset: true }).optional().describe("End (ISO 8601); now by default"),
+});
+
+export const ZPricePoint = z.object({
+  t: z.iso.datetime().describe("Start of the interval (UTC)"),
+  open: z.number().nullable(),
+  high: z.number().nullable(),
+  low: z.number().nullable(),
+  close: z.number().nullable().describe("The price at the end of the interval, 0–1"),
+});
+export type PricePoint = z.infer<typeof ZPricePoint>;
+
+export const ZMarketHistory = z
+  .object({
+    venue: ZVenue,
+    id: z.string(),
+    interval: ZHistoryInterval,
+    source: z
+      .enum(["history", "snapshots", "none"])
+      .describe(
+        "history: the venue's own record; snapshots: Epicenter's 10-minute snapshots (no history archived yet)",
+      ),
+    outcomes: z.array(z.object({ label: z.string(), points: z.array(ZPricePoint) })),
+    volume: z
+      .array(z.object({ t: z.iso.datetime(), volume: z.number() }))
+      .describe("Traded per interval: USDC on Polymarket, contracts on Kalshi; empty without trades or candles"),
+    resolution: z.object({ at: z.iso.datetime(), outcome: z.string() }).nullable(),
+    truncated: z.boolean().describe("True when the span held more points than one answer carries"),
+    query: ZQueryNode.describe("The SQL of the price series"),
+  })
+  .meta({ id: "MarketHistory" });
+export type MarketHistory = z.infer<typeof ZMarketHistory>;
+
+export const ZMarketSearchQuery = z.object({
+  q: z.string().trim().max(200).default("").describe("Words of the question, or an id or ticker"),
+  venue: ZVenue.optional(),
+  limit: z.coerce.number().int().min(1).max(50).default(20),
+});
+
+export const ZMarketSummary = z.object({
+  venue: ZVenue,
+  id: z.string(),
+  question: z.string(),
+  subtitle: z.string().nullable(),
+  status: ZMarketStatus,
+  volume: z.number().nullable(),
+  closes_at: z.iso.datetime().nullable(),
+});
+export type MarketSummary = z.infer<typeof ZMarketSummary>;
+
+export const ZMarketSearch = z.object({ markets: z.array(ZMarketSummary) }).meta({ id: "MarketSearch" });
+
+const notFound = errorResponse("No market with that id in the archive");
+
+/** The market endpoints; merged into `endpoints`. */
+export const marketEndpoints = {
+  searchMarkets: defineEndpoint({
+    method: "get",
+    path: "/api/markets",
+    summary: "Find markets of both venues",
+    description:
+      "Markets whose question, subtitle, id or ticker contains the words of `q`, open ones and the most traded first.",
+    tag: "Markets",
+    auth: "session_or_key",
+    query: ZMarketSearchQuery,
+    responses: { 200: { description: "Markets", schema: ZMarketSearch }, 401: UNAUTHORIZED },
+  }),
+  getMarket: defineEndpoint({
+    method: "get",
+    path: "/api/markets/{venue}/{id}",
+    summary: "One market's latest state",
+    description:
+      "The latest snapshot of a Polymarket market (by id) or a Kalshi market (by ticker), with how much history the archive holds for it and the SQL behind each panel of its page.",
+    tag: "Markets",
+    auth: "session_or_key",
+    params: ZMarketParams,
+    responses: {
+      200: { description: "The market", schema: ZMarket },
+      400: errorResponse("The venue or id is malformed"),
+      401: UNAUTHORIZED,
+      404: notFound,
+    },
+  }),
+  getMarketHistory: defineEndpoint({
+    method: "get",
+    path: "/api/markets/{venue}/{id}/history",
+    summary: "One market's price history",
+    description: `Open, high, low and close of each outcome's price per interval, and volume per interval, from the venue's own history (Polymarket price points, Kalshi candles), falling back to Epicenter's snapshots where no history is archived yet. 1-minute points cover at most ${MAX_MINUTE_SPAN_DAYS} days per request.`,
+    tag: "Markets",
+    auth: "session_or_key",
+    params: ZMarketParams,
+    query: ZMarketHistoryQuery,
+    responses: {
+      200: { description: "The history", schema: ZMarketHistory },
+      400: errorResponse("The interval, from or to is malformed, or the span is too long for the interval"),
+      401: UNAUTHORIZED,
+      404: notFound,
+    },
+  }),
+} satisfies Record<string, Endpoint>;

@@ -1,0 +1,212 @@
+/**
+ * Polymarket's history endpoints on the replay server: the CLOB's `/prices-history` (by
+ * token, with its window and fidelity limits and the empty-`max` trap) and the Data API's
+ * `/v2/trades` (by condition, newest first, keyset-paged by transaction and fill, with
+ * wallets shared across markets). The recorded samples answer for their own token and
+ * conditions.
+ */
+import { hashSeed, hexOf, type Json, noiseAt, tokenIdsOf } from "./catalog";
+import { type Context, decodeCursor, encodeCursor, integer, polymarketError, type Reply } from "./history-context";
+import {
+  clamp,
+  DAY,
+  HOUR,
+  type PolymarketLife,
+  type PricePath,
+  pathPrice,
+  polymarketLife,
+  round,
+  type Spread,
+  spreadAt,
+  spreadRange,
+  tradeSpread,
+} from "./history-market-life";
+
+const MAX_WINDOW_S = 15 * DAY;
+
+const isPosition = (value: unknown): value is [number, number] =>
+  Array.isArray(value) && value.length === 2 && value.every((n) => Number.isSafeInteger(n) && n >= 0);
+
+const INTERVALS: Record<string, { span: number; minFidelity: number }> = {
+  "1h": { span: HOUR, minFidelity: 1 },
+  "6h": { span: 6 * HOUR, minFidelity: 1 },
+  "1d": { span: DAY, minFidelity: 1 },
+  "1w": { span: 7 * DAY, minFidelity: 5 },
+  "1m": { span: 30 * DAY, minFidelity: 10 },
+};
+
+/** `GET /prices-history?market=<token>&startTs=&endTs=&fidelity=` or `&interval=`. */
+export function pricesHistory(context: Context, url: URL): Reply {
+  const token = url.searchParams.get("market");
+  const interval = url.searchParams.get("interval");
+  const startTs = integer(url, "startTs");
+  const endTs = integer(url, "endTs");
+  const fidelity = integer(url, "fidelity");
+  if (!token) return polymarketError(400, "'market' is required");
+  if (startTs === "invalid" || endTs === "invalid") return polymarketError(400, "invalid 'startTs' or 'endTs'");
+  if (fidelity === "invalid" || (fidelity !== null && fidelity < 1)) return polymarketError(400, "invalid 'fidelity'");
+  if (interval === null && startTs !== null && endTs !== null && endTs - startTs > MAX_WINDOW_S) {
+    return polymarketError(400, "'startTs' and 'endTs' interval is too long");
+  }
+  const preset = interval === null || interval === "max" ? null : INTERVALS[interval];
+  if (preset === undefined) return polymarketError(400, `invalid filters: unknown interval '${interval}'`);
+  if (preset && (fidelity ?? 1) < preset.minFidelity) {
+    return polymarketError(400, `invalid filters: minimum 'fidelity' for '${interval}' range is ${preset.minFidelity}`);
+  }
+  if (token === context.recorded.priceToken) {
+    const from = interval === null ? (startTs ?? 0) : 0;
+    const to = interval === null ? (endTs ?? context.now) : context.now;
+    return { status: 200, body: { history: context.recorded.prices.filter((p) => p.t >= from && p.t <= to) } };
+  }
+  const ref = context.polymarket.findByToken(token);
+  const life = ref && polymarketLife(ref, context.now);
+  if (!ref || !life) return { status: 200, body: { history: [] } };
+  // The documented trap: a resolved market's whole life at a fine fidelity comes back empty.
+  if (interval === "max" && life.closed && (fidelity ?? 0) < 720) return { status: 200, body: { history: [] } };
+  let from = startTs ?? life.path.start;
+  let to = endTs ?? context.now;
+  if (interval === "max") [from, to] = [life.path.start, life.path.end];
+  else if (preset) [from, to] = [context.now - preset.span, context.now];
+  return { status: 200, body: { history: pricePoints(life.path, ref.outcomeIndex, from, to, (fidelity ?? 1) * 60) } };
+}
+
+function pricePoints(path: PricePath, outcomeIndex: number, from: number, to: number, step: number) {
+  const lo = Math.max(from, path.start);
+  const hi = Math.min(to, path.end);
+  const priceOf = (t: number) => {
+    const yes = round(pathPrice(path, t), 4);
+    return outcomeIndex === 0 ? yes : round(1 - yes, 4);
+  };
+  const history: Array<{ t: number; p: number }> = [];
+  for (let grid = Math.floor(lo / step) * step; grid <= hi; grid += step) {
+    // Points land a few seconds after the grid time, as recorded (…615, …204, …816).
+    const t = grid + 2 + Math.floor(noiseAt(path.seed ^ 0x5eed, grid) * 17);
+    if (t >= lo && t <= hi) history.push({ t, p: priceOf(t) });
+  }
+  // A resolved market ends on a settlement point, 0 or 1.
+  if (path.outcome !== null && path.end >= from && path.end <= to && (history.at(-1)?.t ?? -1) < path.end) {
+    history.push({ t: path.end, p: priceOf(path.end) });
+  }
+  return history;
+}
+
+const WORDS = {
+  first: ["Favorable", "Hollow", "Webbed", "Quiet", "Lucky", "Crimson", "Patient", "Nimble", "Frozen", "Silver"],
+  second: ["Webinar", "Filing", "Myth", "Harbor", "Ledger", "Comet", "Orchard", "Signal", "Tundra", "Anchor"],
+};
+
+/** One of 2,000 wallets shared by every market, as the same traders trade many. */
+function wallet(index: number) {
+  const first = WORDS.first[index % 10] as string;
+  const second = WORDS.second[Math.floor(index / 10) % 10] as string;
+  return {
+    proxyWallet: `0x${hexOf(hashSeed(`wallet|${index}`), 40)}`,
+    name: `${first}${second}${index}`,
+    pseudonym: `${first}-${second}`,
+  };
+}
+
+interface Fill {
+  outcome: number;
+  side: "BUY" | "SELL";
+  price: number;
+  size: number;
+  wallet: number;
+}
+
+/** Transaction `j` of a condition: one fill, or two (a second maker level, or the complement minted against it). */
+function fillsOf(life: PolymarketLife, spread: Spread, tick: number, j: number): { timestamp: number; fills: Fill[] } {
+  const r = (n: number) => noiseAt(spread.seed ^ 0x7ade, j * 16 + n);
+  const timestamp = spreadAt(spread, j);
+  const outcome = r(0) < 0.55 ? 0 : 1;
+  const yes = pathPrice(life.path, timestamp);
+  const fair = outcome === 0 ? yes : 1 - yes;
+  const onTick = (price: number) => round(clamp(Math.round(price / tick) * tick, tick, 1 - tick), 6);
+  const price = onTick(fair + (r(1) - 0.5) * 0.01);
+  const size = round(5 * Math.exp(r(2) * 9), 2);
+  const first: Fill = { outcome, side: r(3) < 0.7 ? "BUY" : "SELL", price, size, wallet: Math.floor(r(4) * 2000) };
+  if (r(5) >= 0.25) return { timestamp, fills: [first] };
+  const otherWallet = (first.wallet + 1 + Math.floor(r(6) * 1998)) % 2000;
+  const secondSize = round(size * (0.2 + 0.6 * r(7)), 2);
+  if (r(8) < 0.5) {
+    const step = price + tick > 1 - tick ? -tick : tick;
+    const second = { ...first, price: onTick(price + step), size: secondSize, wallet: otherWallet };
+    return { timestamp, fills: [first, second] };
+  }
+  const complement = {
+    outcome: 1 - outcome,
+    side: "BUY" as const,
+    price: onTick(1 - price),
+    size,
+    wallet: otherWallet,
+  };
+  return { timestamp, fills: [first, complement] };
+}
+
+/** `GET /v2/trades?condition=<id>&limit=≤500&cursor=`: newest first, keyset cursor (transaction, fill). */
+export function polymarketTrades(context: Context, url: URL): Reply {
+  const condition = url.searchParams.get("condition");
+  const limit = integer(url, "limit") ?? 100;
+  if (!condition) return polymarketError(400, "'condition' is required");
+  if (limit === "invalid" || limit < 1 || limit > 500) return polymarketError(400, "'limit' must be between 1 and 500");
+  const cursor = decodeCursor(url.searchParams.get("cursor"), isPosition);
+  if (cursor === "invalid") return polymarketError(400, "invalid 'cursor'");
+  const page = (trades: Json[], next: [number, number] | null): Reply => ({
+    status: 200,
+    body: { trades, next_cursor: next ? encodeCursor(next) : null, has_more: next !== null },
+  });
+
+  const recorded = context.recorded.polymarketTrades.get(condition);
+  if (recorded) {
+    const start = cursor?.[0] ?? 0;
+    const end = start + limit;
+    return page(recorded.slice(start, end), end < recorded.length ? [end, 0] : null);
+  }
+  const ref = context.polymarket.findByCondition(condition);
+  const life = ref && polymarketLife(ref, context.now);
+  if (!ref || !life) return page([], null);
+  const volume = Number(ref.template.volumeNum ?? ref.template.volume ?? 0);
+  const count = volume > 0 ? clamp(Math.ceil(volume / 10_000), 2, 100) : 0;
+  const spread = tradeSpread(hashSeed(condition), life.path.start, life.plannedEnd, life.path.end, count);
+  const [, newest] = spreadRange(spread, life.path.start, life.path.end);
+  const tick = Number(ref.market.orderPriceMinTickSize ?? 0.001) || 0.001;
+  const outcomes = JSON.parse(String(ref.market.outcomes ?? '["Yes","No"]')) as string[];
+  const tokens = tokenIdsOf(ref.market);
+  const trades: Json[] = [];
+  let [j, f] = cursor ? [Math.min(cursor[0], newest), cursor[1]] : [newest, 0];
+  let current = j >= 0 ? fillsOf(life, spread, tick, j) : null;
+  while (current && trades.length < limit) {
+    const fill = current.fills[f];
+    if (!fill) {
+      j -= 1;
+      f = 0;
+      current = j >= 0 ? fillsOf(life, spread, tick, j) : null;
+      continue;
+    }
+    const { proxyWallet, name, pseudonym } = wallet(fill.wallet);
+    trades.push({
+      proxyWallet,
+      side: fill.side,
+      asset: tokens[fill.outcome] ?? "",
+      conditionId: condition,
+      size: fill.size,
+      price: fill.price,
+      timestamp: current.timestamp,
+      title: ref.market.question,
+      slug: ref.market.slug,
+      icon: ref.market.icon ?? ref.event.icon ?? "",
+      eventSlug: ref.event.slug,
+      outcome: outcomes[fill.outcome] ?? "",
+      outcomeIndex: fill.outcome,
+      name,
+      pseudonym,
+      bio: "",
+      profileImage: "",
+      profileImageOptimized: "",
+      transactionHash: `0x${hexOf(hashSeed(`${condition}|tx|${j}`), 64)}`,
+    });
+    f += 1;
+  }
+  if (current && f >= current.fills.length) [j, f] = [j - 1, 0];
+  return page(trades, j >= 0 ? [j, f] : null);
+}

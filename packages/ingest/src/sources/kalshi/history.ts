@@ -1,0 +1,403 @@
+/**
+ * Kalshi's history: each market's candles (hourly over its life, one-minute over its last
+ * days) into `kalshi.candles`, and its trades into `kalshi.trades` (API_FORMATS §3).
+ *
+ * The limits are kept by construction, never by catching a refusal: a candle request spans
+ * at most 4,800 periods of its interval (5,000 is the cap, judged on the requested range,
+ * not the data), only intervals 1, 60 and 1440 exist, and a batch request
+ * (`/markets/candlesticks`) carries at most 100 tickers and 10,000 candles in all, again
+ * judged on the range. Markets settled before `/historical/cutoff` are read from
+ * `/historical/markets/{ticker}/candlesticks`; trades are read from `/historical/trades`
+ * before the trade cutoff and `/markets/trades` after it, both tiers when a range straddles
+ * it, deduplicated on `trade_id` (the tiers overlap by weeks). A trade page is followed by
+ * its cursor until the cursor is empty: an empty page with a cursor is not the end.
+ *
+ * One candle, three shapes (live `*_dollars`/`*_fp` text, the historical tier's unsuffixed
+ * text, legacy integer cents and counts): all become dollars and contracts. A period
+ * without a trade keeps NULL trade prices and its `price_previous`; forward-fill with
+ * `last_value(price_close) OVER (PARTITION BY ticker, period_minutes ORDER BY end_period_ts)`
+ * or `coalesce(price_close, price_previous)`. Only periods that have ended are stored.
+ */
+import { z } from "zod";
+import {
+  chooseTargets,
+  eachConcurrently,
+  type HistoryState,
+  minuteRange,
+  RowSink,
+  rangeToFetch,
+  saveHistoryState,
+  type Window,
+  windowsOf,
+} from "../../history";
+import type { HistoryRun, SourceHistory } from "../../source";
+import { zTimestamp } from "../../upstream-values";
+
+const HOST = "kalshi";
+const MAX_PERIODS = 4_800;
+const BATCH_TICKERS = 100;
+const BATCH_CANDLES = 10_000;
+const TRADES_LIMIT = 1_000;
+const CONCURRENCY = 4;
+const PERIODS = [60, 1] as const;
+
+export interface KalshiCandleRow {
+  ticker: string;
+  period_minutes: number;
+  end_period_ts: number;
+  yes_bid_open: number | null;
+  yes_bid_high: number | null;
+  yes_bid_low: number | null;
+  yes_bid_close: number | null;
+  yes_ask_open: number | null;
+  yes_ask_high: number | null;
+  yes_ask_low: number | null;
+  yes_ask_close: number | null;
+  price_open: number | null;
+  price_high: number | null;
+  price_low: number | null;
+  price_close: number | null;
+  price_mean: number | null;
+  price_previous: number | null;
+  volume: number | null;
+  open_interest: number | null;
+}
+
+export interface KalshiTradeRow {
+  trade_id: string;
+  ticker: string;
+  created_time: string;
+  yes_price: number;
+  no_price: number;
+  count: number;
+  taker_side: string;
+  taker_outcome_side: string;
+  taker_book_side: string;
+  is_block_trade: boolean | null;
+}
+
+type Json = Record<string, unknown>;
+
+/** A number sent as text or as a JSON number; null when absent or not a number. */
+function numeric(value: unknown): number | null {
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (typeof value !== "string" || value.trim() === "") return null;
+  const parsed = Number(value);
+  return Number.isFinite(parsed) ? parsed : null;
+}
+
+/**
+ * A price in dollars from whichever shape sent it: `<name>_dollars` text (live), `<name>`
+ * text (historical tier, already dollars) or `<name>` as an integer (legacy cents).
+ */
+export function priceOf(object: unknown, name: string): number | null {
+  if (!object || typeof object !== "object") return null;
+  const fields = object as Json;
+  const fixed = numeric(fields[`${name}_dollars`]);
+  if (fixed !== null) return fixed;
+  const plain = fields[name];
+  if (typeof plain === "number") return Number.isFinite(plain) ? Math.round(plain * 100) / 10_000 : null;
+  return numeric(plain);
+}
+
+/** A count in contracts: `<name>_fp` text (live) or `<name>` as text or integer (historical, legacy). */
+export function countOf(object: Json, name: string): number | null {
+  return numeric(object[`${name}_fp`]) ?? numeric(object[name]);
+}
+
+const ZCandlesPage = z.object({ candlesticks: z.array(z.unknown()).nullish() });
+const ZBatchCandlesPage = z.object({
+  markets: z.array(z.object({ market_ticker: z.string(), candlesticks: z.array(z.unknown()).nullish() })),
+});
+const ZTradesPage = z.object({ trades: z.array(z.unknown()).nullish(), cursor: z.string().nullish() });
+const ZCutoff = z.object({ market_settled_ts: zTimestamp, trades_created_ts: zTimestamp.optional() });
+
+/** Candles of one market as rows; a candle without an `end_period_ts` is counted out. */
+export function mapCandles(
+  ticker: string,
+  periodMinutes: number,
+  candles: readonly unknown[],
+): { rows: KalshiCandleRow[]; skipped: number } {
+  const rows: KalshiCandleRow[] = [];
+  let skipped = 0;
+  for (const item of candles) {
+    const candle = (item ?? {}) as Json;
+    const end = numeric(candle.end_period_ts);
+    if (end === null || !Number.isInteger(end) || end <= 0) {
+      skipped += 1;
+      continue;
+    }
+    const bid = candle.yes_bid;
+    const ask = candle.yes_ask;
+    const price = candle.price;
+    rows.push({
+      ticker,
+      period_minutes: periodMinutes,
+      end_period_ts: end,
+      yes_bid_open: priceOf(bid, "open"),
+      yes_bid_high: priceOf(bid, "high"),
+      yes_bid_low: priceOf(bid, "low"),
+      yes_bid_close: priceOf(bid, "close"),
+      yes_ask_open: priceOf(ask, "open"),
+      yes_ask_high: priceOf(ask, "high"),
+      yes_ask_low: priceOf(ask, "low"),
+      yes_ask_close: priceOf(ask, "close"),
+      price_open: priceOf(price, "open"),
+      price_high: priceOf(price, "high"),
+      price_low: priceOf(price, "low"),
+      price_close: priceOf(price, "close"),
+      price_mean: priceOf(price, "mean"),
+      price_previous: priceOf(price, "previous"),
+      volume: countOf(candle, "volume"),
+      open_interest: countOf(candle, "open_interest"),
+    });
+  }
+  return { rows, skipped };
+}
+
+/** `2026-07-25T05:51:39.54467Z` → `2026-07-25 05:51:39.54467` (UTC, microseconds kept). */
+function warehouseMicros(value: unknown): string | null {
+  if (typeof value !== "string") return null;
+  const utc = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?)\d*Z$/.exec(value);
+  if (utc) return `${utc[1]} ${utc[2]}`;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString().replace("T", " ").replace("Z", "");
+}
+
+/** Trades as rows; a trade without an id, a market, a time or a price is counted out. */
+export function mapTrades(trades: readonly unknown[]): { rows: KalshiTradeRow[]; skipped: number } {
+  const rows: KalshiTradeRow[] = [];
+  let skipped = 0;
+  for (const item of trades) {
+    const trade = (item ?? {}) as Json;
+    const created = warehouseMicros(trade.created_time);
+    const yes = priceOf(trade, "yes_price");
+    const count = countOf(trade, "count");
+    if (typeof trade.trade_id !== "string" || typeof trade.ticker !== "string" || !created || yes === null) {
+      skipped += 1;
+      continue;
+    }
+    rows.push({
+      trade_id: trade.trade_id,
+      ticker: trade.ticker,
+      created_time: created,
+      yes_price: yes,
+      no_price: priceOf(trade, "no_price") ?? Math.round((1 - yes) * 10_000) / 10_000,
+      count: count ?? 0,
+      taker_side: typeof trade.taker_side === "string" ? trade.taker_side : "",
+      taker_outcome_side: typeof trade.taker_outcome_side === "string" ? trade.taker_outcome_side : "",
+      taker_book_side: typeof trade.taker_book_side === "string" ? trade.taker_book_side : "",
+      is_block_trade: typeof trade.is_block_trade === "boolean" ? trade.is_block_trade : null,
+    });
+  }
+  return { rows, skipped };
+}
+
+interface MarketRow {
+  market: string;
+  opened: number;
+  closed_at: number | null;
+}
+
+const OPEN_STATUSES = "('initialized', 'inactive', 'active', 'unopened', 'open', 'paused')";
+const MARKETS = `
+  SELECT ticker AS market,
+         toUnixTimestamp(coalesce(open_time, created_time)) AS opened,
+         if(status IN ${OPEN_STATUSES}, NULL, toUnixTimestamp(coalesce(close_time, settlement_ts, updated_time))) AS closed_at
+  FROM kalshi.markets_latest FINAL
+  WHERE coalesce(open_time, created_time) IS NOT NULL`;
+
+/** One candle request: one window of one interval, for one or (batched) many markets. */
+interface CandleRequest {
+  historical: boolean;
+  tickers: string[];
+  window: Window;
+  period: number;
+}
+
+/** The batch endpoint's tickers per request, so that tickers × periods stays under its cap. */
+export function batchSize(window: Window, period: number): number {
+  const periods = Math.ceil((window.to - window.from + 1) / (period * 60));
+  return Math.max(1, Math.min(BATCH_TICKERS, Math.floor(BATCH_CANDLES / periods)));
+}
+
+function candleUrl(baseUrl: string, request: CandleRequest): string {
+  const base = baseUrl.replace(/\/$/, "");
+  const url = request.historical
+    ? new URL(`${base}/historical/markets/${encodeURIComponent(request.tickers[0] as string)}/candlesticks`)
+    : new URL(`${base}/markets/candlesticks`);
+  if (!request.historical) url.searchParams.set("market_tickers", request.tickers.join(","));
+  url.searchParams.set("start_ts", String(request.window.from));
+  url.searchParams.set("end_ts", String(request.window.to));
+  url.searchParams.set("period_interval", String(request.period));
+  return url.toString();
+}
+
+async function step(run: HistoryRun, limit: number) {
+  const { warehouse } = run;
+  const kalshi = run.hosts[HOST] as HistoryRun["hosts"][string];
+  const base = kalshi.baseUrl.replace(/\/$/, "");
+  const nowSeconds = Math.floor(run.now / 1000);
+  const targets = await chooseTargets<MarketRow>(warehouse, "kalshi", MARKETS, {
+    limit,
+    dueBefore: run.now - run.refreshMs,
+  });
+  if (targets.length === 0) return { pages: 0, skipped: 0, markets: 0, points: 0, more: false };
+  const tickers = targets.map((target) => target.market);
+  const cutoff = await kalshi.fetchPage(`${base}/historical/cutoff`, ZCutoff, run.signal);
+  let pages = 1;
+  let skipped = 0;
+  const marketCutoff = (cutoff.market_settled_ts ?? 0) / 1000;
+  const tradeCutoff = (cutoff.trades_created_ts ?? cutoff.market_settled_ts ?? 0) / 1000;
+
+  const newestCandle = new Map<string, number>();
+  for (const row of await warehouse.query<{ key: string; newest: number }>(
+    `SELECT concat(ticker, ' ', toString(period_minutes)) AS key, toUnixTimestamp(max(end_period_ts)) AS newest
+     FROM kalshi.candles WHERE ticker IN {tickers:Array(String)} GROUP BY ticker, period_minutes`,
+    { params: { tickers } },
+  )) {
+    newestCandle.set(row.key, Number(row.newest));
+  }
+  const newestTrade = new Map<string, { second: number; ids: Set<string> }>();
+  for (const row of await warehouse.query<{ ticker: string; second: number; ids: string[] }>(
+    `SELECT ticker, toUnixTimestamp(toStartOfSecond(created_time)) AS second, groupArray(trade_id) AS ids
+     FROM kalshi.trades
+     WHERE (ticker, toStartOfSecond(created_time)) IN (
+       SELECT ticker, toStartOfSecond(max(created_time)) FROM kalshi.trades
+       WHERE ticker IN {tickers:Array(String)} GROUP BY ticker)
+     GROUP BY ticker, second`,
+    { params: { tickers } },
+  )) {
+    newestTrade.set(row.ticker, { second: Number(row.second), ids: new Set(row.ids) });
+  }
+
+  // Each (market, interval) series: the windows it still needs, oldest first. A series of
+  // one live window can share a batch request with others asking the same window; a longer
+  // one is fetched window after window, so what is stored is always a prefix of it.
+  const sequential: CandleRequest[][] = [];
+  const batchable = new Map<string, CandleRequest>();
+  const fromOf = new Map<string, number>();
+  for (const target of targets) {
+    const historical = target.closedAt !== null && target.closedAt < marketCutoff;
+    for (const period of PERIODS) {
+      const newest = newestCandle.get(`${target.market} ${period}`);
+      const range = period === 60 ? rangeToFetch(target, newest, run.now) : minuteRange(target, newest, run.now);
+      if (!range) continue;
+      fromOf.set(`${target.market} ${period}`, range.from);
+      const periodSeconds = period * 60;
+      // Live windows start on a day boundary so that markets refreshed together share one.
+      const maxSeconds = MAX_PERIODS * periodSeconds - (historical ? 0 : 86_400);
+      const start = historical ? range.from : range.from - (range.from % 86_400);
+      const windows = windowsOf(start, range.to, maxSeconds);
+      if (windows.length === 1 && !historical) {
+        const window = windows[0] as Window;
+        const key = `${window.from} ${window.to} ${period}`;
+        const batch = batchable.get(key) ?? { historical: false, tickers: [], window, period };
+        batch.tickers.push(target.market);
+        batchable.set(key, batch);
+      } else {
+        sequential.push(windows.map((window) => ({ historical, tickers: [target.market], window, period })));
+      }
+    }
+  }
+  for (const batch of batchable.values()) {
+    const size = batchSize(batch.window, batch.period);
+    for (let i = 0; i < batch.tickers.length; i += size) {
+      sequential.push([{ ...batch, tickers: batch.tickers.slice(i, i + size) }]);
+    }
+  }
+
+  const candles = new RowSink(warehouse, "kalshi.candles", run.batchRows);
+  const trades = new RowSink(warehouse, "kalshi.trades", run.batchRows);
+  const points = new Map<string, number>();
+  const count = (ticker: string, n: number) => points.set(ticker, (points.get(ticker) ?? 0) + n);
+
+  await eachConcurrently(sequential, CONCURRENCY, async (requests) => {
+    for (const request of requests) {
+      const url = candleUrl(base, request);
+      const answers = request.historical
+        ? [
+            {
+              market_ticker: request.tickers[0] as string,
+              candlesticks: (await kalshi.fetchPage(url, ZCandlesPage, run.signal)).candlesticks,
+            },
+          ]
+        : (await kalshi.fetchPage(url, ZBatchCandlesPage, run.signal)).markets;
+      pages += 1;
+      for (const answer of answers) {
+        if (!request.tickers.includes(answer.market_ticker)) continue;
+        const mapped = mapCandles(answer.market_ticker, request.period, answer.candlesticks ?? []);
+        skipped += mapped.skipped;
+        const from = fromOf.get(`${answer.market_ticker} ${request.period}`) ?? 0;
+        // Each period end belongs to one window; a period still running is left for later.
+        const low = Math.max(from, request.window.from);
+        const high = Math.min(request.window.to, nowSeconds);
+        const fresh = mapped.rows.filter((row) => row.end_period_ts >= low && row.end_period_ts <= high);
+        count(answer.market_ticker, fresh.length);
+        await candles.add(fresh);
+      }
+    }
+  });
+
+  await eachConcurrently(targets, CONCURRENCY, async (target) => {
+    const stored = newestTrade.get(target.market);
+    const range = rangeToFetch(target, stored?.second === undefined ? undefined : stored.second - 1, run.now);
+    if (!range) return;
+    const tiers = [
+      ...(range.from < tradeCutoff ? ["/historical/trades"] : []),
+      ...(range.to >= tradeCutoff ? ["/markets/trades"] : []),
+    ];
+    const byId = new Map<string, KalshiTradeRow>();
+    for (const tier of tiers) {
+      let cursor: string | null = null;
+      for (;;) {
+        const url = new URL(`${base}${tier}`);
+        url.searchParams.set("ticker", target.market);
+        url.searchParams.set("min_ts", String(range.from));
+        url.searchParams.set("max_ts", String(range.to));
+        url.searchParams.set("limit", String(TRADES_LIMIT));
+        if (cursor) url.searchParams.set("cursor", cursor);
+        const page = await kalshi.fetchPage(url.toString(), ZTradesPage, run.signal);
+        pages += 1;
+        const mapped = mapTrades(page.trades ?? []);
+        skipped += mapped.skipped;
+        for (const row of mapped.rows) if (row.ticker === target.market) byId.set(row.trade_id, row);
+        const next = page.cursor ?? "";
+        if (next === "" || next === cursor) break;
+        cursor = next;
+      }
+    }
+    const fresh = [...byId.values()].filter((row) => !stored?.ids.has(row.trade_id));
+    fresh.sort((a, b) => a.created_time.localeCompare(b.created_time));
+    count(target.market, fresh.length);
+    await trades.add(fresh);
+  });
+  await candles.flush();
+  await trades.flush();
+
+  const states: HistoryState[] = targets.map((target) => ({
+    market: target.market,
+    coveredUntil: Math.min(target.closedAt ?? Number.POSITIVE_INFINITY, nowSeconds),
+    done: target.closedAt !== null,
+    points: target.points + (points.get(target.market) ?? 0),
+  }));
+  await saveHistoryState(warehouse, "kalshi", states, run.now);
+  return {
+    pages,
+    skipped,
+    markets: targets.length,
+    points: candles.written + trades.written,
+    more: targets.length === limit,
+  };
+}
+
+export const kalshiHistory: SourceHistory = {
+  // The snapshot's own host and limiter: together they stay under the one limit.
+  hosts: [{ name: HOST, rateLimit: { requests: 18, perMs: 1_000 }, baseUrl: (config) => config.kalshiApiUrl }],
+  step,
+  tables: [
+    { table: "kalshi.candles", time: "end_period_ts" },
+    { table: "kalshi.trades", time: "created_time" },
+  ],
+  knownMarketsSql: `SELECT count() FROM (${MARKETS})`,
+};

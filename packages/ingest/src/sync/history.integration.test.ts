@@ -1,0 +1,218 @@
+/**
+ * The history worker against the replay server's history endpoints, on a real embedded
+ * warehouse: what it stores, the limits it keeps by construction, the straddled trade
+ * cutoff, a step killed with SIGKILL, and the rate it holds beside a snapshot.
+ */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRateLimiter } from "../http/rate-limiter";
+import { replayIngestConfig } from "../replay/server";
+import { type SourceName, sourceNamed } from "../sources";
+import { countRows, type Harness, startHarness } from "../testing/harness";
+import { runBackfillStep } from "./backfill";
+import { readHistoryProgress, runHistoryStep } from "./history";
+import { runSync } from "./run-sync";
+
+const NOW = Date.parse("2026-07-01T12:00:00Z");
+const DAY = 86_400_000;
+const TABLES = {
+  "polymarket.prices": "id, token_id, fidelity_minutes, ts",
+  "polymarket.trades": "id, transaction_hash, trade_index",
+  "kalshi.candles": "ticker, period_minutes, end_period_ts",
+  "kalshi.trades": "trade_id",
+} as const;
+
+/** Limits far above the venues', for the tests that are not about the rate. */
+const UNLIMITED = () =>
+  new Map(
+    ["polymarket", "polymarket-clob", "polymarket-data", "kalshi"].map((name) => [
+      name,
+      createRateLimiter({ requests: 100_000, perMs: 1_000 }),
+    ]),
+  );
+
+/** Each history table's rows, distinct keys and a fingerprint of every value. */
+async function contents(h: Harness) {
+  const result: Record<string, { rows: number; keys: number; hash: string }> = {};
+  for (const [table, key] of Object.entries(TABLES)) {
+    const [row] = await h.warehouse.query<{ rows: string; keys: string; hash: string }>(
+      `SELECT count() AS rows, uniqExact(${key}) AS keys, toString(sum(cityHash64(*))) AS hash FROM ${table}`,
+    );
+    result[table] = { rows: Number(row?.rows), keys: Number(row?.keys), hash: String(row?.hash) };
+  }
+  return result;
+}
+
+async function drain(h: Harness, source: SourceName) {
+  for (;;) {
+    const step = await runHistoryStep(h.deps, source, { markets: 200 });
+    expect(step.run.error).toBeNull();
+    if (!step.outcome?.more) return;
+  }
+}
+
+let h: Harness;
+let reference: Awaited<ReturnType<typeof contents>>;
+beforeAll(async () => {
+  h = await startHarness({
+    catalogSize: 60,
+    now: () => NOW,
+    historicalCutoff: NOW - 120 * DAY,
+    historicalTradesCutoff: NOW - 40 * DAY,
+  });
+  h.deps = { ...h.deps, config: replayIngestConfig(h.replay), clock: () => new Date(NOW), rateLimiters: UNLIMITED() };
+  for (const source of ["polymarket", "kalshi"] as const)
+    expect((await runSync(h.deps, { source })).success).toBe(true);
+  // Kalshi's settled markets too, some settled before the cutoff: their candles are archived.
+  for (let step = await runBackfillStep(h.deps, "kalshi"); !step.done; step = await runBackfillStep(h.deps, "kalshi")) {
+    expect(step.run?.success).toBe(true);
+  }
+}, 120_000);
+afterAll(async () => {
+  await h?.close();
+});
+
+/** Forgets `source`'s history, as a fresh install would start it. */
+async function forget(source: SourceName) {
+  for (const { table } of sourceNamed(source).history.tables) await h.warehouse.command(`TRUNCATE TABLE ${table}`);
+  await h.warehouse.command(
+    `ALTER TABLE internal.history_state DELETE WHERE source = {source:String} SETTINGS mutations_sync = 2`,
+    { params: { source } },
+  );
+}
+
+describe("the history worker", () => {
+  it("stores every market's history once, and a second pass adds nothing", async () => {
+    h.replay.requests.length = 0;
+    for (const source of ["polymarket", "kalshi"] as const) await drain(h, source);
+    reference = await contents(h);
+    for (const [table, { rows, keys }] of Object.entries(reference)) {
+      expect(rows, table).toBeGreaterThan(0);
+      expect(keys, `${table} has no duplicates`).toBe(rows);
+    }
+    // Kalshi's three candle shapes land as one: no trade price is 0, a quiet period is NULL.
+    const [candles] = await h.warehouse.query<{ zero: string; quiet: string; previous: string }>(
+      `SELECT countIf(price_close = 0) AS zero, countIf(price_close IS NULL) AS quiet,
+              countIf(price_close IS NULL AND price_previous IS NOT NULL) AS previous FROM kalshi.candles`,
+    );
+    expect(Number(candles?.zero)).toBe(0);
+    expect(Number(candles?.quiet)).toBeGreaterThan(0);
+    expect(Number(candles?.previous)).toBe(Number(candles?.quiet));
+
+    const requests = h.replay.requests.length;
+    for (const source of ["polymarket", "kalshi"] as const) {
+      const again = await runHistoryStep(h.deps, source, { markets: 200 });
+      expect(again.outcome?.markets, `${source}: nothing is due`).toBe(0);
+    }
+    expect(await contents(h)).toEqual(reference);
+    expect(h.replay.requests.length - requests).toBeLessThanOrEqual(1);
+
+    const progress = await readHistoryProgress(h.warehouse, "kalshi", { now: NOW });
+    expect(progress.markets_done).toBe(progress.markets_known);
+    expect(progress.points_stored).toBe(
+      (reference["kalshi.candles"]?.rows ?? 0) + (reference["kalshi.trades"]?.rows ?? 0),
+    );
+    expect(progress.oldest_point).not.toBeNull();
+  }, 300_000);
+  it("never sends a request over an endpoint's limit", () => {
+    const over: string[] = [];
+    for (const path of h.replay.requests) {
+      const url = new URL(path, "http://replay");
+      const p = (name: string) => Number(url.searchParams.get(name));
+      if (url.pathname.endsWith("/prices-history") && p("endTs") - p("startTs") > 15 * 86_400) over.push(path);
+      if (url.pathname.endsWith("/candlesticks")) {
+        const periods = (p("end_ts") - p("start_ts")) / (p("period_interval") * 60);
+        const tickers = url.searchParams.get("market_tickers")?.split(",").length ?? 1;
+        if (![1, 60, 1440].includes(p("period_interval")) || periods > 5_000) over.push(path);
+        if (tickers > 100 || tickers * periods > 10_000) over.push(path);
+      }
+      if (url.pathname.endsWith("/trades") && p("limit") > 1_000) over.push(path);
+    }
+    expect(over).toEqual([]);
+    expect(h.replay.requests.some((path) => path.includes("/markets/candlesticks?"))).toBe(true);
+    expect(h.replay.requests.some((path) => path.includes("/historical/markets/"))).toBe(true);
+    expect(h.replay.requests.some((path) => path.includes("fidelity=1&") || path.endsWith("fidelity=1"))).toBe(true);
+  });
+
+  it("reads a market whose trades straddle the cutoff from both tiers, each trade once", async () => {
+    const straddled = h.replay.requests
+      .filter((path) => path.includes("/historical/trades?"))
+      .map((path) => new URL(path, "http://replay").searchParams.get("ticker"))
+      .filter((ticker) =>
+        h.replay.requests.some((path) => path.includes("/markets/trades?") && path.includes(`ticker=${ticker}&`)),
+      );
+    expect(straddled.length).toBeGreaterThan(0);
+    const [row] = await h.warehouse.query<{ rows: string; ids: string }>(
+      "SELECT count() AS rows, uniqExact(trade_id) AS ids FROM kalshi.trades WHERE ticker IN {tickers:Array(String)}",
+      { params: { tickers: straddled } },
+    );
+    expect(Number(row?.rows)).toBeGreaterThan(0);
+    expect(Number(row?.rows)).toBe(Number(row?.ids));
+  });
+});
+
+describe("a history step killed with SIGKILL", () => {
+  const child = fileURLToPath(new URL("../testing/killable-history.ts", import.meta.url));
+
+  for (const source of ["polymarket", "kalshi"] as const) {
+    it(`${source}: resumes without duplicates or gaps`, async () => {
+      await forget(source);
+      await h.warehouse.close();
+      // Stall after a while, so the child has written batches and cannot finish.
+      h.replay.setFault({ kind: "stall", source, after: 40 });
+      h.replay.requests.length = 0;
+      const proc = spawn(
+        process.execPath,
+        ["--import", "tsx", child, h.path, JSON.stringify(h.deps.config), source, String(NOW)],
+        { stdio: ["ignore", "pipe", "inherit"] },
+      );
+      const exited = new Promise((resolve) => proc.on("exit", resolve));
+      while (h.replay.requests.length < 40) await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      proc.kill("SIGKILL");
+      await exited;
+      h.replay.setFault(null);
+      await h.reopen();
+      const [table] = sourceNamed(source).history.tables;
+      expect(await countRows(h.warehouse, table?.table as string), "the killed step stored some").toBeGreaterThan(0);
+
+      await drain(h, source);
+      // The same history as the uninterrupted worker fetched.
+      const resumed = await contents(h);
+      for (const { table } of sourceNamed(source).history.tables)
+        expect(resumed[table], table).toEqual(reference[table]);
+    }, 300_000);
+  }
+});
+
+describe("the shared limiter", () => {
+  it("holds Kalshi's combined rate under its 20 a second while a snapshot runs beside the history", async () => {
+    await forget("kalshi");
+    const times: number[] = [];
+    const kalshiHost = new URL(h.replay.url.kalshi).pathname;
+    const deps = {
+      ...h.deps,
+      rateLimiters: new Map([["kalshi", createRateLimiter(sourceNamed("kalshi").rateLimit)]]),
+      fetch: (input: string | URL | Request, init?: RequestInit) => {
+        if (String(input).includes(kalshiHost)) times.push(performance.now());
+        return fetch(input, init);
+      },
+    };
+    const [snapshot, history] = await Promise.all([
+      runSync(deps, { source: "kalshi" }),
+      runHistoryStep(deps, "kalshi", { markets: 30 }),
+    ]);
+    expect(snapshot.success).toBe(true);
+    expect(history.run.success).toBe(true);
+    expect(times.length).toBeGreaterThan(40);
+    times.sort((a, b) => a - b);
+    let busiest = 0;
+    for (let i = 0, j = 0; i < times.length; i += 1) {
+      while ((times[i] as number) - (times[j] as number) >= 1_000) j += 1;
+      busiest = Math.max(busiest, i - j + 1);
+    }
+    expect(busiest).toBeGreaterThan(10);
+    expect(busiest).toBeLessThanOrEqual(20);
+  }, 300_000);
+});

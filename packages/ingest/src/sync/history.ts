@@ -1,0 +1,144 @@
+/**
+ * The history worker's frame: one bounded step of a source's price and trade history
+ * (`Source.history.step`), recorded in `internal.sync_run_history` as a run of kind
+ * `history` like a backfill step, and the progress the status shows.
+ *
+ * A step reads its hosts through the limiters in `deps.rateLimiters`, by host name, so
+ * that it and the snapshots of the same source share each host's limit. What a failed or
+ * killed step stored stays: every series resumes after its newest stored point
+ * (`../history.ts`), so repeating a step adds neither duplicates nor gaps.
+ */
+import type { Warehouse } from "@epicenter/warehouse";
+import { createPageFetcher } from "../http/fetch-page";
+import { consoleLogger, systemClock } from "../logger";
+import type { HistoryOutcome, HistoryRun } from "../source";
+import { type SourceName, sourceNamed } from "../sources";
+import { limiterOf, runRecorded, type SyncDeps, type SyncRunSummary } from "./run-sync";
+
+export interface HistoryStepOptions {
+  /** Markets per step (default 20: a step of long-lived markets stays well under a minute at the venues' limits). */
+  markets?: number;
+  /** How stale an open market's history may get before it is refreshed (default one hour). */
+  refreshMs?: number;
+  /** Rows per insert (default 50,000). */
+  batchRows?: number;
+  signal?: AbortSignal;
+}
+
+export interface HistoryStepResult {
+  run: SyncRunSummary;
+  outcome: HistoryOutcome | null;
+}
+
+export const DEFAULT_HISTORY_REFRESH_MS = 60 * 60 * 1000;
+
+/** Advances `source`'s history by one step. Never throws for an upstream failure: the run says. */
+export async function runHistoryStep(
+  deps: SyncDeps,
+  name: SourceName,
+  options: HistoryStepOptions = {},
+): Promise<HistoryStepResult> {
+  const source = sourceNamed(name);
+  const logger = deps.logger ?? consoleLogger;
+  let outcome: HistoryOutcome | null = null;
+  const run = await runRecorded(
+    deps,
+    source,
+    "history",
+    async (sourceRun) => {
+      const history: HistoryRun = {
+        warehouse: deps.warehouse,
+        hosts: Object.fromEntries(
+          source.history.hosts.map((host) => [
+            host.name,
+            {
+              baseUrl: host.baseUrl(deps.config),
+              fetchPage: createPageFetcher({
+                limiter: limiterOf(deps, host.name, host.rateLimit),
+                logger,
+                ...(deps.http ? { policy: deps.http } : {}),
+                ...(deps.fetch ? { fetch: deps.fetch } : {}),
+              }),
+            },
+          ]),
+        ),
+        now: sourceRun.startedAt,
+        refreshMs: options.refreshMs ?? DEFAULT_HISTORY_REFRESH_MS,
+        ...(options.batchRows ? { batchRows: options.batchRows } : {}),
+        logger,
+        ...(options.signal ? { signal: options.signal } : {}),
+      };
+      outcome = await source.history.step(history, options.markets ?? 20);
+      return {
+        pages: outcome.pages,
+        skipped: outcome.skipped,
+        combosExcluded: 0,
+        eventsWritten: 0,
+        marketsWritten: outcome.markets,
+        latestPublished: true,
+      };
+    },
+    options.signal,
+  );
+  return { run, outcome };
+}
+
+export interface HistoryProgress {
+  /** Markets whose history is in: closed ones whole, open ones refreshed within the refresh interval. */
+  markets_done: number;
+  markets_known: number;
+  points_stored: number;
+  /** The oldest stored point, ISO, or null. */
+  oldest_point: string | null;
+  /** Markets per minute over the last hour of steps, and the time left at that pace. */
+  markets_per_minute: number;
+  estimated_seconds_left: number | null;
+}
+
+/** Where `name`'s history stands, from the state table and the history tables' own parts. */
+export async function readHistoryProgress(
+  warehouse: Warehouse,
+  name: SourceName,
+  options: { now?: number; refreshMs?: number } = {},
+): Promise<HistoryProgress> {
+  const source = sourceNamed(name);
+  const now = options.now ?? systemClock().getTime();
+  const due = Math.floor((now - 2 * (options.refreshMs ?? DEFAULT_HISTORY_REFRESH_MS)) / 1000);
+  const tables = source.history.tables;
+  const [row] = await warehouse.query<{
+    done: string;
+    recent: string;
+    known: string;
+    points: string;
+    oldest: number | null;
+  }>(
+    `SELECT
+       (SELECT countIf(done OR covered_until >= toDateTime({due:UInt32})) FROM (
+          SELECT argMax(done, updated_at) AS done, argMax(covered_until, updated_at) AS covered_until
+          FROM internal.history_state WHERE source = {source:String} GROUP BY market)) AS done,
+       (SELECT uniqExact(market) FROM internal.history_state
+          WHERE source = {source:String} AND updated_at >= fromUnixTimestamp64Milli({since:Int64})) AS recent,
+       (${source.history.knownMarketsSql}) AS known,
+       (${tables.map(({ table }) => `(SELECT count() FROM ${table})`).join(" + ")}) AS points,
+       (SELECT min(oldest) FROM (${tables
+         // Only the oldest monthly partition is read.
+         .map(({ table, time }) => {
+           const [database, name] = table.split(".");
+           return `SELECT toUnixTimestamp(min(${time})) AS oldest FROM ${table} WHERE _partition_id = (SELECT min(partition_id) FROM system.parts WHERE active AND database = '${database}' AND table = '${name}') HAVING count() > 0`;
+         })
+         .join(" UNION ALL ")})) AS oldest`,
+    { params: { source: name, due, since: now - 60 * 60 * 1000 } },
+  );
+  const known = Number(row?.known ?? 0);
+  const done = Math.min(known, Number(row?.done ?? 0));
+  const perMinute = Number(row?.recent ?? 0) / 60;
+  const oldest = row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest);
+  return {
+    markets_done: done,
+    markets_known: known,
+    points_stored: Number(row?.points ?? 0),
+    oldest_point: oldest === null || oldest === 0 ? null : new Date(oldest * 1000).toISOString(),
+    markets_per_minute: Math.round(perMinute * 10) / 10,
+    estimated_seconds_left: known === done ? 0 : perMinute > 0 ? Math.round(((known - done) / perMinute) * 60) : null,
+  };
+}

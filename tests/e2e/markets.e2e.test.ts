@@ -1,0 +1,177 @@
+/**
+ * The market page in a real browser (issue 15): reached from a catalog sample and from the
+ * catalog's market search, it shows the question, the status, the price chart (drawn from
+ * the snapshots here: the e2e archive holds no venue history, so the page says so), the
+ * latest snapshot's fields, and opens each panel's SQL in the editor; without the sidebar,
+ * and at 390 px without sideways scrolling.
+ */
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { BrowserSession } from "./browser";
+import { E2E_USER } from "./global-setup";
+import { openSignedInPair } from "./session";
+
+const baseUrl = inject("baseUrl");
+const dataDir = inject("dataDir");
+
+const SNAPSHOT_NOTE = "No venue history archived yet; drawn from Epicenter's 10-minute snapshots.";
+
+/** The first sample of a market table's key column, as the link the catalog draws. */
+async function sampleKeyLink(page: Page, dataset: string, column: string) {
+  await page.goto(`${baseUrl}/datasets/${dataset}`);
+  const row = page.getByRole("row").filter({ has: page.locator("code", { hasText: new RegExp(`^${column}$`) }) });
+  const link = row.locator("a[data-market-link]");
+  await link.waitFor({ timeout: 30_000 });
+  return link;
+}
+
+/** Waits until the market page has drawn its header, chart and fields. */
+async function expectMarketPage(page: Page) {
+  const title = page.getByRole("heading", { level: 1 });
+  await title.waitFor({ timeout: 30_000 });
+  expect((await title.textContent())?.trim().length).toBeGreaterThan(3);
+  expect(await page.getByTestId("market-status").textContent()).toMatch(/^(Open|Closed|Resolved)$/);
+  await expect
+    .poll(() => page.getByTestId("history-source-note").textContent(), { timeout: 30_000 })
+    .toBe(SNAPSHOT_NOTE);
+  await expectChartDrawn(page);
+  expect(await page.getByTestId("market-outcome").count()).toBeGreaterThanOrEqual(1);
+}
+
+/** The price chart drew a line (a flat one has no height, so it is looked for by its path, not its box). */
+async function expectChartDrawn(page: Page) {
+  const curve = page.getByTestId("price-chart").locator("path.recharts-line-curve").first();
+  await curve.waitFor({ state: "attached", timeout: 30_000 });
+  expect(await curve.getAttribute("d")).toMatch(/^M[\d.]+,[\d.]+L/);
+}
+
+describe("the market page", () => {
+  let wide: BrowserSession;
+  let phone: BrowserSession;
+  beforeAll(async () => {
+    ({ wide, phone } = await openSignedInPair(baseUrl, dataDir, E2E_USER));
+  });
+  afterAll(async () => {
+    await wide?.close();
+    await phone?.close();
+  });
+
+  it("opens from a catalog sample with the question, status, chart and latest fields", async () => {
+    const { page } = wide;
+    const link = await sampleKeyLink(page, "polymarket-markets_latest", "id");
+    const id = (await link.textContent())?.trim() ?? "";
+    expect(id).toMatch(/^\d+$/);
+    await link.click();
+    await page.waitForURL(`${baseUrl}/markets/polymarket/${id}`);
+    await expectMarketPage(page);
+
+    expect(await page.getByRole("complementary", { name: "Main navigation" }).count()).toBe(0);
+    const question = (await page.getByRole("heading", { level: 1 }).textContent())?.trim() ?? "";
+    await expect.poll(() => page.title()).toBe(`${question} — Epicenter`);
+    const venueLink = page.getByRole("link", { name: /View on Polymarket/ });
+    expect(await venueLink.getAttribute("href")).toMatch(/^https:\/\/polymarket\.com\/event\//);
+
+    // Every column of the latest snapshot, searchable.
+    const fields = page.getByTestId("latest-fields");
+    const idField = fields.locator("div").filter({ has: page.locator("dt", { hasText: /^id$/ }) });
+    expect(await idField.locator("dd").textContent()).toBe(id);
+    await page.getByRole("searchbox", { name: "Search fields" }).fill("question");
+    await expect.poll(() => fields.locator("dt").allTextContents()).toContain("question");
+    expect(await fields.locator("dt").allTextContents()).not.toContain("id");
+    await page.getByRole("searchbox", { name: "Search fields" }).fill("");
+
+    // The interval switch asks for days, then minutes, and keeps the note.
+    await page.getByRole("tab", { name: "1d" }).click();
+    await expect.poll(() => page.getByRole("tab", { name: "1d" }).getAttribute("aria-selected")).toBe("true");
+    await page.getByTestId("history-source-note").waitFor();
+    await page.getByRole("tab", { name: "1h" }).click();
+    await expectChartDrawn(page);
+    await wide.screenshot("market-polymarket-1440");
+
+    // The latest snapshot's SQL, in the editor.
+    await page.getByRole("button", { name: "Query in Editor: the latest snapshot" }).first().click();
+    await page.waitForURL((url) => url.pathname === "/queries/new");
+    const sql = new URL(page.url()).searchParams.get("sql") ?? "";
+    expect(sql).toContain("FROM polymarket.markets_latest");
+    expect(sql).toContain(`'${id}'`);
+    await expect
+      .poll(() => page.locator("main").textContent(), { timeout: 20_000 })
+      .toContain("FROM polymarket.markets_latest FINAL");
+    await page.goBack();
+    await expectMarketPage(page);
+
+    // The price panel's SQL opens as well.
+    await page.getByRole("button", { name: "Query in Editor: the price history" }).click();
+    await page.waitForURL((url) => url.pathname === "/queries/new");
+    expect(new URL(page.url()).searchParams.get("sql")).toContain("polymarket.prices");
+  });
+
+  it("finds a market with the catalog's search box and the keyboard", async () => {
+    const { page } = wide;
+    const link = await sampleKeyLink(page, "kalshi-markets_latest", "ticker");
+    const ticker = (await link.textContent())?.trim() ?? "";
+    expect(ticker).toMatch(/^K/);
+
+    await page.goto(`${baseUrl}/datasets`);
+    const search = page.getByRole("combobox", { name: "Search markets" });
+    await search.fill(ticker.toLowerCase());
+    const results = page.getByTestId("market-search-result");
+    await expect.poll(() => results.count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    expect(await results.first().textContent()).toContain(ticker);
+    expect(await results.first().getAttribute("aria-selected")).toBe("true");
+    await wide.screenshot("market-search-1440");
+
+    // ↓ marks the next result, ↑ the first again, Enter opens it.
+    if ((await results.count()) > 1) {
+      await search.press("ArrowDown");
+      expect(await results.nth(1).getAttribute("aria-selected")).toBe("true");
+      await search.press("ArrowUp");
+    }
+    expect(await results.first().getAttribute("aria-selected")).toBe("true");
+    await search.press("Enter");
+    await page.waitForURL(`${baseUrl}/markets/kalshi/${ticker}`);
+    await expectMarketPage(page);
+    expect(await page.getByTestId("latest-fields").textContent()).toContain(ticker);
+    await wide.screenshot("market-kalshi-1440");
+
+    // Typing and Enter at once still opens the first result once it arrives.
+    await page.goto(`${baseUrl}/datasets`);
+    await page.getByRole("combobox", { name: "Search markets" }).fill(ticker);
+    await page.getByRole("combobox", { name: "Search markets" }).press("Enter");
+    await page.waitForURL(`${baseUrl}/markets/kalshi/${ticker}`);
+  });
+
+  it("says when the archive has no such market, with a way back", async () => {
+    const { page } = wide;
+    await page.goto(`${baseUrl}/datasets`);
+    await page.goto(`${baseUrl}/markets/kalshi/NO-SUCH-MARKET-E2E`);
+    await page.getByRole("heading", { name: "No such market in the archive" }).waitFor({ timeout: 20_000 });
+    await page.getByRole("button", { name: "Back" }).click();
+    await page.waitForURL(`${baseUrl}/datasets`);
+  });
+
+  it("fits 390 px without sideways scrolling", async () => {
+    const { page } = phone;
+    const link = await sampleKeyLink(page, "kalshi-markets_latest", "ticker");
+    const ticker = (await link.textContent())?.trim() ?? "";
+    await link.click();
+    await page.waitForURL(`${baseUrl}/markets/kalshi/${ticker}`);
+    await expectMarketPage(page);
+    expect(await page.getByRole("complementary", { name: "Main navigation" }).count()).toBe(0);
+    expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
+    const chart = await page.getByTestId("price-chart").boundingBox();
+    expect((chart?.x ?? 0) + (chart?.width ?? 0)).toBeLessThanOrEqual(390);
+    // The page's actions sit above the bottom navigation.
+    await page.getByRole("button", { name: "Query in Editor: the latest snapshot" }).first().waitFor();
+    await phone.screenshot("market-kalshi-390");
+    await page.getByTestId("latest-panel").scrollIntoViewIfNeeded();
+    await phone.screenshot("market-kalshi-fields-390");
+
+    await page.goto(`${baseUrl}/datasets`);
+    const search = page.getByRole("combobox", { name: "Search markets" });
+    await search.fill(ticker);
+    await expect.poll(() => page.getByTestId("market-search-result").count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
+    await phone.screenshot("market-search-390");
+  });
+});
