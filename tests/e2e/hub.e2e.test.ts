@@ -62,6 +62,13 @@ describe("the hub", () => {
       expect(Number((await polymarket.getByTestId("total-markets").textContent())?.replace(/,/g, ""))).toBeGreaterThan(
         0,
       );
+      // Each venue's history progress: markets done of those known, filling in as the worker goes.
+      for (const venue of ["polymarket", "kalshi"]) {
+        const progress = page.getByTestId(`history-${venue}`);
+        await expect
+          .poll(() => progress.getByTestId("history-markets").textContent(), { timeout: 90_000 })
+          .toMatch(/^[1-9][\d,]* \/ [\d,]+ \(\d+%\)$/);
+      }
       await wide.screenshot("hub-status-1440");
 
       const before = await lastSync(polymarket);
