@@ -74,7 +74,7 @@ function readPolymarket(row: Row): VenueReading {
   const tokens = (row.clobTokenIds as string[] | undefined) ?? [];
   const isClosed = row.closed === true;
   // Resolved once the oracle says so, or the prices have settled on one outcome.
-  const winner = prices.findIndex((price) => price === 1);
+  const winner = prices.indexOf(1);
   const isSettled = winner >= 0 && prices.every((price, index) => index === winner || price === 0);
   const isResolved = isClosed && (row.umaResolutionStatus === "resolved" || isSettled);
   return {
