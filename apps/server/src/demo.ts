@@ -49,6 +49,7 @@ async function demo(): Promise<void> {
       "",
       `  Data: ${config.dataDir}`,
       `  Upstream replay: ${replay.url.polymarket} and ${replay.url.kalshi}; syncing every ${config.syncIntervalSeconds} s`,
+      `  Price and trade history from ${replay.url.polymarketClob}, ${replay.url.polymarketData} and Kalshi, between syncs`,
       "",
       "  Manage access from another terminal while the demo runs:",
       `  DATA_DIR=${config.dataDir} npm run admin -- allow add EMAIL`,

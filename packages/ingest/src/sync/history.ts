@@ -90,7 +90,7 @@ export interface HistoryProgress {
   points_stored: number;
   /** The oldest stored point, ISO, or null. */
   oldest_point: string | null;
-  /** Markets per minute over the last hour of steps, and the time left at that pace. */
+  /** Markets per minute over the last hour of steps (or since the first), and the time left at that pace. */
   markets_per_minute: number;
   estimated_seconds_left: number | null;
 }
@@ -108,6 +108,7 @@ export async function readHistoryProgress(
   const [row] = await warehouse.query<{
     done: string;
     recent: string;
+    recent_from: string | null;
     known: string;
     points: string;
     oldest: number | null;
@@ -118,6 +119,8 @@ export async function readHistoryProgress(
           FROM internal.history_state WHERE source = {source:String} GROUP BY market)) AS done,
        (SELECT uniqExact(market) FROM internal.history_state
           WHERE source = {source:String} AND updated_at >= fromUnixTimestamp64Milli({since:Int64})) AS recent,
+       (SELECT toUnixTimestamp64Milli(min(updated_at)) FROM internal.history_state
+          WHERE source = {source:String} AND updated_at >= fromUnixTimestamp64Milli({since:Int64})) AS recent_from,
        (${source.history.knownMarketsSql}) AS known,
        (${tables.map(({ table }) => `(SELECT count() FROM ${table})`).join(" + ")}) AS points,
        (SELECT min(oldest) FROM (${tables
@@ -131,7 +134,10 @@ export async function readHistoryProgress(
   );
   const known = Number(row?.known ?? 0);
   const done = Math.min(known, Number(row?.done ?? 0));
-  const perMinute = Number(row?.recent ?? 0) / 60;
+  // The pace over the last hour, or over as much of it as the worker has run.
+  const recent = Number(row?.recent ?? 0);
+  const minutes = Math.min(60, Math.max(1, (now - Number(row?.recent_from ?? now)) / 60_000));
+  const perMinute = recent / minutes;
   const oldest = row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest);
   return {
     markets_done: done,
