@@ -42,7 +42,24 @@ const TABLE_KEYS: ReadonlyArray<[string, string, string]> = [
   ["polymarket.markets_latest", "id", "newest snapshot per market (FINAL)"],
   ["kalshi.events_latest", "event_ticker", "newest snapshot per event (FINAL)"],
   ["kalshi.markets_latest", "ticker", "newest snapshot per market (FINAL)"],
+  ["polymarket.prices", "id, token_id, ts", "the venue's price points per outcome, hourly, then every minute"],
+  ["polymarket.trades", "transaction_hash, trade_index", "one row per fill; id → markets.id"],
+  ["kalshi.candles", "ticker, period_minutes, end_period_ts", "the venue's candles: 1, 60 or 1440 minutes"],
+  ["kalshi.trades", "trade_id", "one row per trade; ticker → markets"],
 ];
+
+/** A market's price path from the venue's own history, and a quiet Kalshi hour carried forward. */
+const HISTORY_EXAMPLE = `SELECT ts, outcome, price
+FROM polymarket.prices
+WHERE id = '253591'
+ORDER BY outcome, ts`;
+
+const FORWARD_FILL_EXAMPLE = `SELECT end_period_ts,
+  coalesce(price_close, price_previous) AS price
+FROM kalshi.candles
+WHERE ticker = 'KXNBAGAME-26JUN13NYKSAS-SAS'
+  AND period_minutes = 60
+ORDER BY end_period_ts`;
 
 function OpenInEditor({ sql, title }: { sql: string; title: string }) {
   return (
@@ -148,6 +165,27 @@ export function DocsSection() {
           </Link>
           .
         </p>
+      </section>
+
+      <section>
+        <h2>Price and trade history</h2>
+        <p>
+          The venues' own history of every market, from its first day, also for markets that closed before this install:
+          no <code>FINAL</code> needed, each point is stored once. A gap means nothing happened: Kalshi keeps a candle
+          only for a period with activity, and a period without a trade has NULL trade prices (never 0), so carry{" "}
+          <code>price_previous</code> forward. The gallery's history examples (price path, calibration, volume by hour,
+          biggest moves) start from these tables.
+        </p>
+        <CodeBlock
+          code={HISTORY_EXAMPLE}
+          caption="one market's price path"
+          actions={<OpenInEditor sql={HISTORY_EXAMPLE} title="One market's price path" />}
+        />
+        <CodeBlock
+          code={FORWARD_FILL_EXAMPLE}
+          caption="hourly Kalshi prices, quiet hours filled"
+          actions={<OpenInEditor sql={FORWARD_FILL_EXAMPLE} title="Hourly Kalshi prices, quiet hours filled" />}
+        />
       </section>
 
       <section>
