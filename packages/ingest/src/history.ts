@@ -11,6 +11,7 @@
  * last brought up to date (`covered_until`), for choosing work and for the status.
  */
 import { toDateTime64, type Warehouse } from "@epicenter/warehouse";
+import type { HistoryOutcome } from "./source";
 
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 60 * MINUTE_MS;
@@ -179,4 +180,44 @@ export async function eachConcurrently<T>(
     while (next < items.length) await work(items[next++] as T);
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+}
+
+/**
+ * The end of a step: writes what its sinks still hold, then each market's state (only
+ * then, so a market is never marked done before its rows are in), and says what it did.
+ */
+export async function finishStep(
+  warehouse: Warehouse,
+  source: string,
+  step: {
+    targets: readonly HistoryTarget[];
+    limit: number;
+    now: number;
+    sinks: readonly RowSink[];
+    /** Rows written per market in this step. */
+    written: ReadonlyMap<string, number>;
+    pages: number;
+    skipped: number;
+  },
+): Promise<HistoryOutcome> {
+  for (const sink of step.sinks) await sink.flush();
+  const nowSeconds = Math.floor(step.now / 1000);
+  await saveHistoryState(
+    warehouse,
+    source,
+    step.targets.map((target) => ({
+      market: target.market,
+      coveredUntil: Math.min(target.closedAt ?? Number.POSITIVE_INFINITY, nowSeconds),
+      done: target.closedAt !== null,
+      points: target.points + (step.written.get(target.market) ?? 0),
+    })),
+    step.now,
+  );
+  return {
+    pages: step.pages,
+    skipped: step.skipped,
+    markets: step.targets.length,
+    points: step.sinks.reduce((total, sink) => total + sink.written, 0),
+    more: step.targets.length === step.limit,
+  };
 }

@@ -22,11 +22,10 @@ import { z } from "zod";
 import {
   chooseTargets,
   eachConcurrently,
-  type HistoryState,
+  finishStep,
   minuteRange,
   RowSink,
   rangeToFetch,
-  saveHistoryState,
   type Window,
   windowsOf,
 } from "../../history";
@@ -372,23 +371,15 @@ async function step(run: HistoryRun, limit: number) {
     count(target.market, fresh.length);
     await trades.add(fresh);
   });
-  await candles.flush();
-  await trades.flush();
-
-  const states: HistoryState[] = targets.map((target) => ({
-    market: target.market,
-    coveredUntil: Math.min(target.closedAt ?? Number.POSITIVE_INFINITY, nowSeconds),
-    done: target.closedAt !== null,
-    points: target.points + (points.get(target.market) ?? 0),
-  }));
-  await saveHistoryState(warehouse, "kalshi", states, run.now);
-  return {
+  return finishStep(warehouse, "kalshi", {
+    targets,
+    limit,
+    now: run.now,
+    sinks: [candles, trades],
+    written: points,
     pages,
     skipped,
-    markets: targets.length,
-    points: candles.written + trades.written,
-    more: targets.length === limit,
-  };
+  });
 }
 
 export const kalshiHistory: SourceHistory = {

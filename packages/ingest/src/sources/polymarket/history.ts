@@ -18,11 +18,10 @@ import { z } from "zod";
 import {
   chooseTargets,
   eachConcurrently,
-  type HistoryState,
+  finishStep,
   minuteRange,
   RowSink,
   rangeToFetch,
-  saveHistoryState,
   windowsOf,
 } from "../../history";
 import type { HistoryRun, SourceHistory } from "../../source";
@@ -215,7 +214,7 @@ async function step(run: HistoryRun, limit: number) {
   const data = run.hosts[DATA] as HistoryRun["hosts"][string];
   let pages = 0;
   let skipped = 0;
-  const states: HistoryState[] = [];
+  const written = new Map<string, number>();
 
   await eachConcurrently(targets, CONCURRENCY, async (target) => {
     const market: PolymarketMarketRef = {
@@ -289,23 +288,17 @@ async function step(run: HistoryRun, limit: number) {
       points += fresh.length;
       await trades.add(fresh);
     }
-    states.push({
-      market: market.id,
-      coveredUntil: Math.min(target.closedAt ?? Number.POSITIVE_INFINITY, Math.floor(run.now / 1000)),
-      done: target.closedAt !== null,
-      points: target.points + points,
-    });
+    written.set(market.id, points);
   });
-  await prices.flush();
-  await trades.flush();
-  await saveHistoryState(warehouse, "polymarket", states, run.now);
-  return {
+  return finishStep(warehouse, "polymarket", {
+    targets,
+    limit,
+    now: run.now,
+    sinks: [prices, trades],
+    written,
     pages,
     skipped,
-    markets: targets.length,
-    points: prices.written + trades.written,
-    more: targets.length === limit,
-  };
+  });
 }
 
 export const polymarketHistory: SourceHistory = {
