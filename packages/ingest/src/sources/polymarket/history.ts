@@ -242,6 +242,9 @@ async function step(run: HistoryRun, limit: number) {
       ];
       for (const { fidelity, range } of series) {
         if (!range || range.from > range.to) continue;
+        // Between the newest hourly point and the first minute there is room for another
+        // hourly point only if an hour fits: an open market's refresh asks for minutes only.
+        if (fidelity === 60 && hours && range.to - range.from < 59 * 60) continue;
         for (const window of windowsOf(range.from, range.to, MAX_PRICE_WINDOW_SECONDS)) {
           const url = new URL(`${clob.baseUrl.replace(/\/$/, "")}/prices-history`);
           url.searchParams.set("market", token);
