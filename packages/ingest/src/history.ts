@@ -3,12 +3,13 @@
  * time range into the windows an endpoint accepts, and recording where each market stands
  * in `internal.history_state`.
  *
- * Where a series resumes is read from the data (its newest stored point), never from a
- * position saved beside it, so there is no moment at which the two can disagree: a step
- * killed after its insert and before its state row repeats with nothing new to fetch; one
- * killed before its insert fetches the same range again. The state row only says which
- * markets are finished (`done`, a closed market's whole life in) and when an open one was
- * last brought up to date (`covered_until`), for choosing work and for the status.
+ * Where a series resumes is read from the data (its newest stored point), so a step killed
+ * after its insert and before its state row repeats with nothing new to fetch, and one
+ * killed before its insert fetches the same range again. The state row says which markets
+ * are finished (`done`, a closed market's whole life in) and up to when each was fetched
+ * (`covered_until`). It is written only after all of the market's rows are in, so it is a
+ * safe floor too: a series with no point in a span (no trade, no price yet) resumes after
+ * the span instead of asking for it again at every refresh.
  */
 import { toDateTime64, type Warehouse } from "@epicenter/warehouse";
 import type { HistoryOutcome } from "./source";
@@ -29,6 +30,8 @@ export interface HistoryTarget {
   closedAt: number | null;
   /** Points written for it before this step. */
   points: number;
+  /** Unix seconds its history was fetched up to by an earlier step, or null. */
+  coveredUntil: number | null;
 }
 
 /**
@@ -44,9 +47,9 @@ export async function chooseTargets<Row extends object>(
   options: { limit: number; dueBefore: number },
 ): Promise<Array<Row & HistoryTarget>> {
   const rows = await warehouse.query<
-    Row & { market: string; opened: number; closed_at: number | null; points: string }
+    Row & { market: string; opened: number; closed_at: number | null; points: string; covered_until: number | null }
   >(
-    `SELECT m.*, s.points AS points
+    `SELECT m.*, s.points AS points, if(s.market = '', NULL, toUnixTimestamp(s.covered_until)) AS covered_until
      FROM (${markets}) AS m
      LEFT JOIN (
        SELECT market, argMax(covered_until, updated_at) AS covered_until, argMax(done, updated_at) AS done,
@@ -64,6 +67,7 @@ export async function chooseTargets<Row extends object>(
     opened: Number(row.opened),
     closedAt: row.closed_at === null ? null : Number(row.closed_at),
     points: Number(row.points ?? 0),
+    coveredUntil: row.covered_until === null ? null : Number(row.covered_until),
   }));
 }
 
@@ -119,11 +123,12 @@ export function windowsOf(from: number, to: number, maxSeconds: number): Window[
 
 /**
  * The range of a market's life still to fetch for one series: after its newest stored
- * point (or from the market's opening), up to its close or now. Null when there is none.
+ * point and after what earlier steps covered (or from the market's opening), up to its
+ * close or now. Null when there is none.
  */
 export function rangeToFetch(target: HistoryTarget, newest: number | undefined, now: number): Window | null {
   const end = Math.min(target.closedAt ?? Number.POSITIVE_INFINITY, Math.floor(now / 1000));
-  const start = newest === undefined ? target.opened : newest + 1;
+  const start = Math.max(target.opened, (newest ?? -1) + 1, (target.coveredUntil ?? -1) + 1);
   return start <= end ? { from: start, to: end } : null;
 }
 
