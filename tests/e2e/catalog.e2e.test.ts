@@ -77,8 +77,9 @@ describe("the data catalog", () => {
     await dock.waitFor();
     const search = page.getByRole("searchbox", { name: "Search tables" });
     await expect.poll(() => search.count()).toBe(1);
+    // Snapshots, latest state, prices and trades.
     await search.fill("polymarket");
-    await expect.poll(() => page.getByTestId("table-card").count()).toBe(4);
+    await expect.poll(() => page.getByTestId("table-card").count()).toBe(6);
     await phone.screenshot("catalog-390");
     await page.getByTestId("table-card").first().click();
     await page.getByRole("heading", { level: 1, name: "polymarket.events" }).waitFor();
