@@ -141,7 +141,11 @@ before AS (
   SELECT p.id AS id, argMax(p.price, p.ts) AS price
   FROM polymarket.prices AS p
   INNER JOIN resolved AS r ON p.id = r.id AND p.token_id = r.yes_token
-  WHERE p.ts <= r.asked_at AND p.ts > r.asked_at - INTERVAL 7 DAY
+  -- The days asked for, as the table's key: only their granules are read.
+  WHERE (p.id, p.token_id, toStartOfDay(p.ts)) IN (
+      SELECT id, yes_token, arrayJoin(arrayMap(d -> toStartOfDay(asked_at) - toIntervalDay(d), range(8)))
+      FROM resolved)
+    AND p.ts <= r.asked_at AND p.ts > r.asked_at - INTERVAL 7 DAY
   GROUP BY p.id
 )
 SELECT least(floor(price * 10) / 10, 0.9) AS bucket, count() AS markets,
