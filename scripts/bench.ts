@@ -7,6 +7,8 @@
  *                    [--overload-connections 300] [--overload-duration 20]
  *                    [--ingest-markets 150000] [--ingest-runs 6] [--ingest-day-runs 144]
  *                    [--loads 7] [--skip-build]
+ *                    [--history-seconds 120] [--history-catalog 2000]
+ *                    [--history-points 200000000] [--history-runs 5]
  *
  * Phases, in order, each timed: the dataset (generated inside the engine in a temp
  * DATA_DIR, or reused with `--data-dir` when it already holds one), the query benchmark
@@ -16,6 +18,12 @@
  * first load of `/queries` in chromium). chDB holds one data directory per process, so
  * anything that needs a different one (ingest) or its own event loop (the loaded server)
  * runs in a child.
+ *
+ * `history` (issue 15: the history worker's backfill rate at the venues' limits, the
+ * history queries on 200 M price points, bytes per point and per candle;
+ * `scripts/bench-history.ts`, in children of its own) runs only when asked for with
+ * `--only`: it takes about 12 minutes on a quiet 2-core machine (most of it the 200 M-point
+ * history and the calibration query), which would add half again to the default run.
  */
 
 import { execFile } from "node:child_process";
@@ -28,6 +36,7 @@ import { parseConfig } from "../apps/server/src/config";
 import { startServer } from "../apps/server/src/main";
 import { type DatasetProfile, generateDataset, profile } from "./bench/dataset";
 import { exportParquet, openDuckDb, type ParquetExport } from "./bench/duckdb";
+import { historySection, withHistorySection } from "./bench/history-section";
 import { type HostileResult, runHostileBench } from "./bench/hostile";
 import { type LoadResult, runLoad } from "./bench/load";
 import { describeMachine, loadAverage } from "./bench/machine";
@@ -45,9 +54,11 @@ import {
 } from "./bench/sections";
 import { createApiKey, freePort, serverEnv, startChildServer } from "./bench/server-child";
 import { type BundleSize, buildAndMeasure, type FirstLoad, measureFirstLoad } from "./bench/web";
+import { type HistoryBenchResult, runHistoryBench, summarize as summarizeHistory } from "./bench-history";
 import type { IngestBenchResult } from "./bench-ingest";
 
-const ALL_PHASES = ["dataset", "queries", "ingest", "load", "hostile", "web"] as const;
+const DEFAULT_PHASES = ["dataset", "queries", "ingest", "load", "hostile", "web"] as const;
+const ALL_PHASES = [...DEFAULT_PHASES, "history"] as const;
 const BENCH_EMAIL = "bench@epicenter.test";
 
 const { values } = parseArgs({
@@ -55,7 +66,7 @@ const { values } = parseArgs({
     rows: { type: "string", default: "20000000" },
     days: { type: "string", default: "7" },
     runs: { type: "string", default: "7" },
-    only: { type: "string", default: ALL_PHASES.join(",") },
+    only: { type: "string", default: DEFAULT_PHASES.join(",") },
     "data-dir": { type: "string" },
     keep: { type: "boolean", default: false },
     duration: { type: "string", default: "60" },
@@ -67,6 +78,10 @@ const { values } = parseArgs({
     "ingest-day-runs": { type: "string", default: "144" },
     loads: { type: "string", default: "7" },
     "skip-build": { type: "boolean", default: false },
+    "history-seconds": { type: "string", default: "120" },
+    "history-catalog": { type: "string", default: "2000" },
+    "history-points": { type: "string", default: "200000000" },
+    "history-runs": { type: "string", default: "5" },
     report: { type: "string", default: "docs/BENCHMARKS.md" },
   },
 });
@@ -103,6 +118,7 @@ let overload: LoadResult | undefined;
 let hostile: HostileResult | undefined;
 let bundle: BundleSize | undefined;
 let firstLoad: FirstLoad | undefined;
+let history: HistoryBenchResult | undefined;
 let engineVersion = "unknown";
 let duckdbVersion = "unknown";
 
@@ -255,6 +271,22 @@ try {
       `ingest: ${ingest.mapInsertRowsPerSecond.median} rows/s, queryable after ${ingest.queryableAfterMs.median} ms, ${(ingest.diskDay ?? ingest.disk).bytesPerMarketRow} B/row`,
     );
   }
+
+  if (only.has("history")) {
+    history = await phase("history", () =>
+      runHistoryBench(
+        {
+          catalogSize: num("history-catalog"),
+          secondsPerVenue: num("history-seconds"),
+          points: num("history-points"),
+          runs: num("history-runs"),
+          keep: values.keep,
+        },
+        log,
+      ),
+    );
+    for (const line of summarizeHistory(history)) log(`history: ${line}`);
+  }
 } finally {
   if (ownDataDir && !values.keep) rmSync(dataDir, { recursive: true, force: true });
   else log(`data dir kept: ${dataDir}`);
@@ -263,13 +295,15 @@ try {
 const machine = describeMachine(engineVersion, duckdbVersion);
 const context = { startedAt, machine, timings, flags: process.argv.slice(2).join(" ") || "(defaults)" };
 // A partial run keeps the full run's machine and phase table; its sections carry their own date.
-if (only.size === ALL_PHASES.length) sections.header = headerSection(context);
+if (DEFAULT_PHASES.every((name) => only.has(name))) sections.header = headerSection(context);
 if (dataset && !Number.isNaN(dataset.generateMs)) sections.dataset = datasetSection(dataset, context);
 if (queryTimings && dataset) sections.queries = queriesSection(queryTimings, dataset, parquet, num("runs"), context);
 if (ingest) sections.ingest = ingestSection(ingest, context);
 if (load && overload) sections.load = loadSection(load, overload, context);
 if (hostile) sections.hostile = hostileSection(hostile, context);
 if (bundle || firstLoad) sections.web = webSection(bundle, firstLoad, context);
-writeReport(values.report, sections);
+withHistorySection(values.report, history && historySection(history, context), () =>
+  writeReport(values.report, sections),
+);
 log(`\nphases: ${timings.map((t) => `${t.phase} ${(t.ms / 1000).toFixed(0)} s (load ${t.load})`).join(", ")}`);
 log(`report written to ${values.report}`);

@@ -16,10 +16,11 @@ export interface ReportContext {
   flags: string;
 }
 
-const measured = (c: ReportContext) => `_Measured ${c.startedAt.toISOString()} with \`npm run bench -- ${c.flags}\`._`;
-const phaseLoad = (c: ReportContext, name: string) => c.timings.find((t) => t.phase === name);
-const verdict = (ok: boolean) => (ok ? "met" : "**missed**");
-const n = (value: number) => value.toLocaleString("en-US");
+export const measured = (c: ReportContext) =>
+  `_Measured ${c.startedAt.toISOString()} with \`npm run bench -- ${c.flags}\`._`;
+export const phaseLoad = (c: ReportContext, name: string) => c.timings.find((t) => t.phase === name);
+export const verdict = (ok: boolean) => (ok ? "met" : "**missed**");
+export const n = (value: number) => value.toLocaleString("en-US");
 
 export function headerSection(c: ReportContext): string {
   const m = c.machine;
