@@ -6,9 +6,9 @@
  * two runs of one source at once. When a snapshot is due it runs; otherwise one bounded
  * step of the unfinished backfill or history runs, the two taking turns; otherwise the
  * loop sleeps until the next snapshot, or the next history refresh, is due. All loops share
- * one limiter per upstream host, so together they keep each host's limit. Due times advance from the last run's start by whole
- * intervals past "now", so a run that overran, or a machine that slept, yields one
- * catch-up run rather than a pile of missed ticks. `stop()` waits for the in-flight run
+ * one limiter per upstream host, so together they keep each host's limit. Due times
+ * advance from the last run's start by whole intervals past "now", so a run that overran,
+ * or a machine that slept, yields one catch-up run rather than a pile of missed ticks. `stop()` waits for the in-flight run
  * to finish, or with `{ abort: true }` aborts it, which removes its rows.
  */
 import { setTimeout as delay } from "node:timers/promises";
@@ -99,13 +99,19 @@ export function createScheduler(given: SyncDeps, options: SchedulerOptions): Sch
         historyTurn = false;
         // Filling in history is backfilling to the status (SPEC's states).
         state.status = "backfilling";
-        const step = await runHistoryStep(deps, source, {
-          signal: abort.signal,
-          refreshMs,
-          ...(options.historyMarketsPerStep ? { markets: options.historyMarketsPerStep } : {}),
-        });
-        if (!step.run.success) state.historyDueAt = now() + 5_000;
-        else if (!step.outcome?.more) state.historyDueAt = now() + Math.min(refreshMs, intervalMs);
+        try {
+          const step = await runHistoryStep(deps, source, {
+            signal: abort.signal,
+            refreshMs,
+            ...(options.historyMarketsPerStep ? { markets: options.historyMarketsPerStep } : {}),
+          });
+          if (!step.run.success) state.historyDueAt = now() + 5_000;
+          else if (!step.outcome?.more) state.historyDueAt = now() + Math.min(refreshMs, intervalMs);
+        } catch (error) {
+          // The run could not even be recorded (the warehouse is away): try again shortly.
+          logger.error({ source, error: String(error) }, "history step failed");
+          state.historyDueAt = now() + 5_000;
+        }
         state.status = state.lastRun && !state.lastRun.success ? "error" : "idle";
         continue;
       }
