@@ -23,6 +23,14 @@ import type { SourceName } from "../sources";
 export type RunKind = "snapshot" | "backfill" | "history";
 
 /**
+ * Whether a run of this kind writes snapshot rows, the rows a failed or killed run takes
+ * back. A history step writes none, and what it stored stays (`../history.ts`).
+ */
+export function writesSnapshots(kind: RunKind): boolean {
+  return kind !== "history";
+}
+
+/**
  * A snapshot row as its latest-state table holds it: every column but `raw`, which only
  * the snapshot tables keep (warehouse migration 6). The latest tables list the snapshot
  * columns in the same order, so an INSERT … SELECT of these lines up.
@@ -146,8 +154,7 @@ export async function recoverUnfinishedRuns(
 ): Promise<string[]> {
   const recovered: string[] = [];
   for (const run of await findUnfinishedRuns(warehouse, source.name)) {
-    // A history step writes no snapshot rows, and what it stored stays (`history.ts`).
-    if (run.sync_timestamp && run.kind !== "history") await discardRun(warehouse, source, run.sync_timestamp);
+    if (run.sync_timestamp && writesSnapshots(run.kind)) await discardRun(warehouse, source, run.sync_timestamp);
     await recordRunOutcome(
       warehouse,
       {

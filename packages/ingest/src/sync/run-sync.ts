@@ -25,6 +25,7 @@ import {
   recordRunOutcome,
   recordRunStart,
   recoverUnfinishedRuns,
+  writesSnapshots,
 } from "./run-history";
 
 export interface SyncDeps {
@@ -132,8 +133,7 @@ export async function runRecorded(
     if (failure instanceof RunFailed) outcome = failure.partial;
     error = failure instanceof Error ? failure.message : String(failure);
     logger.error({ source: source.name, kind, run_id: record.run_id, error }, "sync run failed; removing its rows");
-    // A history step writes no snapshot rows: what it stored is valid and stays.
-    if (kind !== "history") await discardRun(deps.warehouse, source, record.sync_timestamp);
+    if (writesSnapshots(kind)) await discardRun(deps.warehouse, source, record.sync_timestamp);
   }
   const finishedAt = now();
   const success = error === null;
