@@ -14,6 +14,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { type ClickHouseClient, type ClickHouseSettings, createClient } from "@clickhouse/client";
+import { drainPending } from "chdb";
 import { createChdbConnection } from "chdb/connection";
 
 export type WarehouseKind = "chdb" | "server";
@@ -168,7 +169,13 @@ function fromClients(
     },
     close: async () => {
       pool?.drain();
+      // An aborted chDB call rejects at once while the engine goes on computing on a
+      // libuv thread; closing, or exiting the process, under it crashes the engine
+      // (SIGSEGV at exit). So the embedded engine's native work is waited for, before
+      // the connections close and after (their teardown can be deferred behind it).
+      if (kind === "chdb") await drainPending();
       await Promise.all(clients.map((client) => client.close()));
+      if (kind === "chdb") await drainPending();
     },
   };
 }
