@@ -21,7 +21,11 @@ export interface RateLimit {
   perMs: number;
 }
 
-export function createRateLimiter(limit: RateLimit, now: () => number = Date.now): RateLimiter {
+/**
+ * Times come from the monotonic clock: a wall clock that steps forward (a VM's time sync)
+ * would free every slot of the window at once and let a second window's worth through.
+ */
+export function createRateLimiter(limit: RateLimit, now: () => number = () => performance.now()): RateLimiter {
   // The times of the last `requests` grants, oldest first, in a ring.
   const granted = new Array<number>(limit.requests).fill(Number.NEGATIVE_INFINITY);
   let oldest = 0;
