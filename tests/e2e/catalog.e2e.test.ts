@@ -25,8 +25,8 @@ describe("the data catalog", () => {
     const { page } = wide;
     await page.goto(`${baseUrl}/datasets`);
     const cards = page.getByTestId("table-card");
-    await expect.poll(() => cards.count()).toBe(12);
-    await expect.poll(() => page.getByText("rows •").count(), { timeout: 30_000 }).toBe(12);
+    await expect.poll(() => cards.count()).toBe(14);
+    await expect.poll(() => page.getByText("rows •").count(), { timeout: 30_000 }).toBe(14);
     expect(await page.getByRole("button", { name: "import data" }).isDisabled()).toBe(true);
     await wide.screenshot("catalog-1440");
 

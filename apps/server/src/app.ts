@@ -36,12 +36,14 @@ import { postVerify } from "./routes/auth/post-verify";
 import { getTableRoute } from "./routes/catalog/get-table";
 import { getTableSample } from "./routes/catalog/get-table-sample";
 import { getTables } from "./routes/catalog/get-tables";
+import { clickhouseHttp } from "./routes/clickhouse/clickhouse-http";
 import { deleteKey } from "./routes/keys/delete-key";
 import { getKeys } from "./routes/keys/get-keys";
 import { postKey } from "./routes/keys/post-key";
 import { getMarketRoute } from "./routes/markets/get-market";
 import { getMarketHistoryRoute } from "./routes/markets/get-market-history";
 import { getMarkets } from "./routes/markets/get-markets";
+import { mountMcp } from "./routes/mcp/post-mcp";
 import { deleteSavedQuery } from "./routes/queries/delete-saved-query";
 import { getQueryStats } from "./routes/queries/get-query-stats";
 import { getSavedQueries } from "./routes/queries/get-saved-queries";
@@ -67,6 +69,27 @@ import type { Mailer } from "./services/mail/mailer";
 import type { QueryAdmission } from "./services/queries/admission";
 import type { QueryRunRecorder } from "./services/queries/run-recorder";
 import { VERSION } from "./version";
+
+/** Where the ClickHouse HTTP interface is served on the main port. */
+export const CLICKHOUSE_PATH = "/clickhouse";
+
+/**
+ * The app as the ClickHouse port serves it: every path is the interface's (`/ping` is
+ * `/clickhouse/ping`), through the same middleware, access and query service.
+ */
+export function clickhouseRoot(app: Hono<AppEnv>): (request: Request, env?: unknown) => Response | Promise<Response> {
+  return (request, env) => {
+    const url = new URL(request.url);
+    url.pathname = `${CLICKHOUSE_PATH}${url.pathname}`;
+    const init: RequestInit & { duplex?: "half" } = {
+      method: request.method,
+      headers: request.headers,
+      signal: request.signal,
+      ...(request.body ? { body: request.body, duplex: "half" } : {}),
+    };
+    return app.fetch(new Request(url, init), env);
+  };
+}
 
 export interface AppDeps {
   config: Pick<Config, "publicUrl" | "adminEmails" | "analytics" | "seismo" | "search" | "support">;
@@ -138,6 +161,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   postQueryRows(app, queries);
   postExport(app, queries);
   getSqlDialect(app, { warehouse: deps.warehouse, sandbox: deps.sandbox });
+  // ClickHouse clients' own protocol, with an API key (`CLICKHOUSE_HTTP_PORT` serves it at a root).
+  app.route(CLICKHOUSE_PATH, clickhouseHttp({ ...queries, access, warehouse: deps.warehouse }, CLICKHOUSE_PATH));
 
   const savedQueries = { db, queryRuns: deps.queryRuns, clock: deps.clock };
   // Before `/api/queries/{id}`, which would take "stats" for an id.
@@ -162,6 +187,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   getMarkets(app, markets);
   getMarketRoute(app, markets);
   getMarketHistoryRoute(app, markets);
+  // Agents' protocol, with an API key; before the SPA, which would answer GET /mcp.
+  mountMcp(app, { ...queries, warehouse: deps.warehouse });
   getDashboards(app);
   getDashboard(app);
   getDashboardTile(app, queries);

@@ -54,6 +54,19 @@ const integer = (min: number, max: number, fallback: number) =>
 
 const ZEnvironment = z.object({
   PORT: integer(0, 65535, 3000),
+  CLICKHOUSE_HTTP_PORT: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === "") return undefined;
+      const parsed = Number(value);
+      if (!/^\d+$/.test(value) || parsed > 65535) {
+        ctx.addIssue({ code: "custom", message: "a whole number from 0 to 65535 (or unset)" });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
   DATA_DIR: z.string().trim().min(1, "a directory path").default("./data"),
   CLICKHOUSE_URL: optionalUrl("for example http://user:password@host:8123/default"),
   CLICKHOUSE_USER: optionalString,
@@ -92,6 +105,8 @@ const ZEnvironment = z.object({
 
 export interface Config {
   port: number;
+  /** A port serving the ClickHouse HTTP interface at its root, for tools that cannot take a path. */
+  clickhouseHttpPort?: number;
   dataDir: string;
   warehouse: {
     url?: string;
@@ -137,6 +152,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const dataDir = resolve(e.DATA_DIR);
   return {
     port: e.PORT,
+    ...(e.CLICKHOUSE_HTTP_PORT === undefined ? {} : { clickhouseHttpPort: e.CLICKHOUSE_HTTP_PORT }),
     dataDir,
     warehouse: {
       path: resolve(dataDir, "warehouse"),

@@ -8,7 +8,7 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
-import { createApp } from "./app";
+import { clickhouseRoot, createApp } from "./app";
 import { type Config, ConfigError, parseConfig } from "./config";
 import { appServices, openStores, StartupError } from "./deps";
 import { createLogger } from "./logger";
@@ -21,6 +21,8 @@ export const defaultWebRoot = join(dirname(fileURLToPath(import.meta.url)), ".."
 
 export interface RunningServer {
   port: number;
+  /** The ClickHouse interface's own port, when `CLICKHOUSE_HTTP_PORT` is set. */
+  clickhousePort?: number;
   stop(): Promise<void>;
 }
 
@@ -48,32 +50,18 @@ export async function startServer(config: Config, options: { webRoot?: string } 
     logger,
   });
 
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: "0.0.0.0" });
-  const port = await new Promise<number>((resolve, reject) => {
-    server.once("listening", () => {
-      const address = server.address();
-      resolve(typeof address === "object" && address ? address.port : config.port);
-    });
-    server.once("error", reject);
-  });
+  const { server, port } = await listen(app.fetch, config.port);
   logger.info({ port, url: config.publicUrl }, "listening");
+  const clickhouse =
+    config.clickhouseHttpPort === undefined ? undefined : await listen(clickhouseRoot(app), config.clickhouseHttpPort);
+  if (clickhouse) logger.info({ port: clickhouse.port }, "ClickHouse HTTP interface listening");
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       logger.info("shutting down: finishing in-flight requests");
       const adminChannelClosed = adminChannel?.close();
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          if ("closeAllConnections" in server) server.closeAllConnections();
-          resolve();
-        }, SHUTDOWN_GRACE_MS);
-        server.close(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-        if ("closeIdleConnections" in server) server.closeIdleConnections();
-      });
+      await Promise.all([drain(server), clickhouse ? drain(clickhouse.server) : undefined]);
       await adminChannelClosed;
       // A run cut short here cleans up after itself; the next start finds nothing half-written.
       await scheduler?.stop({ abort: true });
@@ -82,7 +70,36 @@ export async function startServer(config: Config, options: { webRoot?: string } 
     })();
     return stopping;
   };
-  return { port, stop };
+  return { port, ...(clickhouse ? { clickhousePort: clickhouse.port } : {}), stop };
+}
+
+type Listening = ReturnType<typeof serve>;
+
+async function listen(fetch: Parameters<typeof serve>[0]["fetch"], port: number) {
+  const server = serve({ fetch, port, hostname: "0.0.0.0" });
+  const bound = await new Promise<number>((resolve, reject) => {
+    server.once("listening", () => {
+      const address = server.address();
+      resolve(typeof address === "object" && address ? address.port : port);
+    });
+    server.once("error", reject);
+  });
+  return { server, port: bound };
+}
+
+/** Stops taking connections and lets in-flight requests finish, up to the grace period. */
+function drain(server: Listening): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      if ("closeAllConnections" in server) server.closeAllConnections();
+      resolve();
+    }, SHUTDOWN_GRACE_MS);
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    if ("closeIdleConnections" in server) server.closeIdleConnections();
+  });
 }
 
 async function main(): Promise<void> {

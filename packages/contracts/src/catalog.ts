@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-export const ZNamespace = z.enum(["polymarket", "kalshi", "internal"]);
+export const ZNamespace = z.enum(["polymarket", "kalshi", "crossvenue", "internal"]);
 export type Namespace = z.infer<typeof ZNamespace>;
 
 export const ZTableColumn = z.object({
@@ -14,7 +14,7 @@ export const ZTable = z
     name: z.string(),
     table_name: z.string(),
     namespace: ZNamespace,
-    source: z.enum(["Polymarket", "Kalshi", "System", "Other"]),
+    source: z.enum(["Polymarket", "Kalshi", "Cross-venue", "System", "Other"]),
     full_name: z.string().describe("namespace.table, as used in SQL"),
     description: z.string().nullable(),
     columns: z.array(ZTableColumn),

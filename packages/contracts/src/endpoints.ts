@@ -173,7 +173,7 @@ export const endpoints = {
     path: "/api/query",
     summary: "Run SQL",
     description:
-      "Runs one SELECT statement (ClickHouse dialect) over the polymarket and kalshi tables, or a saved query by id. Read-only, with a time limit, a memory limit and a row limit; `truncated` says when rows were cut. A refused or failing statement answers 400 with the engine's message and its position.",
+      "Runs one SELECT statement (ClickHouse dialect) over the polymarket, kalshi and crossvenue tables, or a saved query by id. Read-only, with a time limit, a memory limit and a row limit; `truncated` says when rows were cut. A refused or failing statement answers 400 with the engine's message and its position.",
     tag: "Query",
     auth: "session_or_key",
     query: z.object({

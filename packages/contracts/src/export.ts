@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_QUERY_LENGTH } from "./query-node";
+import { ZQueryParams } from "./query-params";
 
 export const MAX_EXPORT_ROW_LIMIT = 1_000_000;
 
@@ -13,6 +14,7 @@ export const ZExportQueryRequest = z
       .regex(/^[A-Za-z0-9 _.-]{1,80}$/, "letters, digits, spaces, dots, dashes and underscores")
       .optional()
       .describe("File name without extension"),
+    params: ZQueryParams.optional(),
   })
   .meta({ id: "ExportQueryRequest" });
 export type ExportQueryRequest = z.infer<typeof ZExportQueryRequest>;

@@ -28,6 +28,7 @@ export * from "./markets";
 export { buildOpenApiDocument, type OpenApiOptions } from "./openapi";
 export * from "./query";
 export * from "./query-node";
+export * from "./query-params";
 export * from "./saved-queries";
 export * from "./screens";
 export * from "./sql-dialect";

@@ -12,6 +12,7 @@
  */
 import { z } from "zod";
 import { MAX_QUERY_LENGTH, MAX_QUERY_ROW_LIMIT, ZQueryColumn } from "./query-node";
+import { ZQueryParams } from "./query-params";
 
 export const ZRunQueryRequest = z
   .object({
@@ -29,10 +30,12 @@ export const ZRunQueryRequest = z
       .max(MAX_QUERY_ROW_LIMIT)
       .optional()
       .describe("Rows returned at most; more rows set `truncated`."),
+    params: ZQueryParams.optional(),
   })
   .meta({
     id: "RunQueryRequest",
-    description: "Either `query`, or a saved query's `query_id` (here or in the URL), is required.",
+    description:
+      "Either `query`, or a saved query's `query_id` (here or in the URL), is required. `params` gives the values of the statement's `{name:Type}` parameters; a missing or mistyped one is a 400 that names it.",
   });
 export type RunQueryRequest = z.infer<typeof ZRunQueryRequest>;
 

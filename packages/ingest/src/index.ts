@@ -8,6 +8,17 @@
  * Configuration is passed in; nothing here reads `process.env`.
  */
 
+export {
+  type KalshiMarketText,
+  kalshiSide,
+  type MatcherOptions,
+  type MatcherOutcome,
+  type PolymarketMarketText,
+  polymarketSide,
+  runMatcher,
+  writeEventPairs,
+} from "./crossvenue/matcher";
+export { comparePair, type KalshiSide, type PairVerdict, type PolymarketSide, type Relation } from "./crossvenue/score";
 export { type DemoHistoryOptions, type DemoHistoryResult, generateDemoHistory } from "./demo-history";
 export { createPageFetcher, DEFAULT_HTTP_POLICY, type HttpPolicy, UpstreamError } from "./http/fetch-page";
 export { createRateLimiter, type RateLimit, type RateLimiter } from "./http/rate-limiter";

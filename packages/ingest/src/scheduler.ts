@@ -12,11 +12,20 @@
  * to finish, or with `{ abort: true }` aborts it, which removes its rows.
  */
 import { setTimeout as delay } from "node:timers/promises";
+import { runMatcher } from "./crossvenue/matcher";
 import { consoleLogger, type Logger, systemClock } from "./logger";
 import type { SourceName } from "./sources";
 import { runBackfillStep } from "./sync/backfill";
 import { DEFAULT_HISTORY_REFRESH_MS, runHistoryStep } from "./sync/history";
 import { runSync, type SyncDeps, type SyncRunSummary } from "./sync/run-sync";
+
+const HOUR_MS = 3_600_000;
+/**
+ * The matcher pairs every market against every market once at start and then daily (a
+ * title or a date may have changed); after the other snapshots only the markets created
+ * since its last run.
+ */
+const FULL_MATCH_EVERY_MS = 24 * HOUR_MS;
 
 export type SourceSyncStatus = "syncing" | "idle" | "error" | "backfilling";
 
@@ -45,6 +54,8 @@ export interface SchedulerOptions {
   historyRefreshMs?: number;
   /** Called after each snapshot run that succeeded (the server refreshes what user SQL reads). */
   onSnapshot?: (run: SyncRunSummary) => void;
+  /** Pair the same questions across the venues after each snapshot (default true). */
+  crossVenue?: boolean;
 }
 
 export interface Scheduler {
@@ -69,6 +80,27 @@ export function createScheduler(given: SyncDeps, options: SchedulerOptions): Sch
   /** Aborted by `stop()` to wake every sleeping loop at once. */
   let wake = new AbortController();
   let stopped = true;
+  /** The matcher reads both venues: one run at a time, whichever snapshot asked for it. */
+  let matching: Promise<void> | undefined;
+  /** When the last full pass and the last run started; a run pairs the markets new since the one before. */
+  let lastFullMatch: number | undefined;
+  let lastMatch: number | undefined;
+  const matchPairs = () => {
+    const started = now();
+    const isFull = lastFullMatch === undefined || started - lastFullMatch >= FULL_MATCH_EVERY_MS;
+    // An hour's margin: a market's creation time is the venue's, a little before we see it.
+    const since = isFull || lastMatch === undefined ? undefined : new Date(lastMatch - HOUR_MS);
+    matching ??= runMatcher({ warehouse: deps.warehouse, logger, clock }, since ? { since } : {})
+      .then(() => {
+        lastMatch = started;
+        if (isFull) lastFullMatch = started;
+      })
+      .catch((error: unknown) => logger.error({ error: String(error) }, "cross-venue matching failed"))
+      .finally(() => {
+        matching = undefined;
+      });
+    return matching;
+  };
 
   const sleepUntil = (at: number) =>
     delay(Math.max(0, at - now()), undefined, { signal: wake.signal }).catch(() => undefined);
@@ -85,6 +117,8 @@ export function createScheduler(given: SyncDeps, options: SchedulerOptions): Sch
         const run = await runSync(deps, { source, signal: abort.signal });
         state.lastRun = run;
         state.status = run.success ? "idle" : "error";
+        // Pairs first, so what user SQL is shown next holds this snapshot's pairs too.
+        if (run.success && options.crossVenue !== false) await matchPairs();
         if (run.success) options.onSnapshot?.(run);
         for (const resolve of waiters.get(source)?.splice(0) ?? []) resolve(run);
         // Next due: the first whole interval after now, counted from this run's start.

@@ -1,14 +1,15 @@
 /**
  * `npm run sync -- --once [--source polymarket|kalshi]`: one snapshot pass with the same
  * config and code as the server's scheduler, then exit: 0 when every run succeeded, 1 when
- * one failed (the reason is printed and recorded in `internal.sync_run_history`).
+ * one failed (the reason is printed and recorded in `internal.sync_run_history`). After
+ * the snapshots it pairs the same questions across the venues (`crossvenue.market_pairs`).
  *
  * `--history [--markets N]` runs one bounded pass of the price and trade history instead:
  * steps over the markets the archive knows, most wanted first, until N markets (default
  * 200) are brought up to date or none is left.
  */
 import { parseArgs } from "node:util";
-import { runHistoryStep, runSync, SOURCES, type SourceName, type SyncDeps } from "@epicenter/ingest";
+import { runHistoryStep, runMatcher, runSync, SOURCES, type SourceName, type SyncDeps } from "@epicenter/ingest";
 import { ConfigError, parseConfig } from "../config";
 import { openStores, StartupError } from "../deps";
 import { createLogger } from "../logger";
@@ -63,6 +64,13 @@ async function main(): Promise<number> {
         failed += 1;
         console.error(`${source}: failed after ${(summary.duration_ms / 1000).toFixed(1)} s: ${summary.error}`);
       }
+    }
+    if (!values.history && failed < sources.length) {
+      // As the scheduler does after each snapshot: the same questions paired across the venues.
+      const pairs = await runMatcher({ warehouse: stores.warehouse, logger });
+      console.log(
+        `cross-venue: ${pairs.sameContract} same-contract and ${pairs.related} related pairs from ${pairs.candidates} candidates in ${(pairs.durationMs / 1000).toFixed(1)} s`,
+      );
     }
   } finally {
     await stores.close();

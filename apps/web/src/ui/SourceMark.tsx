@@ -2,11 +2,13 @@
  * The venues' marks, drawn here (no third-party assets at run time): Polymarket blue,
  * Kalshi green, the system in the product's accent.
  */
-export type SourceName = "Polymarket" | "Kalshi" | "System" | "Other";
+export type SourceName = "Polymarket" | "Kalshi" | "Cross-venue" | "System" | "Other";
 
 const MARKS: Record<SourceName, { color: string; letter: string }> = {
   Polymarket: { color: "var(--polymarket)", letter: "P" },
   Kalshi: { color: "var(--kalshi)", letter: "K" },
+  // Both venues' letters, in the product's accent: tables that pair one with the other.
+  "Cross-venue": { color: "var(--accent)", letter: "PK" },
   System: { color: "var(--accent)", letter: "S" },
   Other: { color: "var(--text-faint)", letter: "?" },
 };
@@ -26,7 +28,15 @@ export function SourceMark({ source, size = 32 }: { source: SourceName; size?: n
       ) : source === "Kalshi" ? (
         <path d="M10.5 8.5h3.6v6l5.6-6h4.6l-6.6 6.9 6.9 8.1h-4.7l-5.8-6.9v6.9h-3.6Z" fill={mark.color} />
       ) : (
-        <text x="16" y="21" textAnchor="middle" fontSize="14" fontWeight="700" fill={mark.color} fontFamily="inherit">
+        <text
+          x="16"
+          y={mark.letter.length > 1 ? 20 : 21}
+          textAnchor="middle"
+          fontSize={mark.letter.length > 1 ? 11 : 14}
+          fontWeight="700"
+          fill={mark.color}
+          fontFamily="inherit"
+        >
           {mark.letter}
         </text>
       )}

@@ -119,7 +119,7 @@ export interface QueryRunRecord {
   queryId: string | null;
   userId: string | null;
   apiKeyId: string | null;
-  origin: "editor" | "api" | "dashboard" | "seismo" | "catalog" | "market";
+  origin: "editor" | "api" | "dashboard" | "seismo" | "catalog" | "market" | "clickhouse" | "mcp";
   sql: string;
   startedAt: Date;
   durationMs: number;

@@ -161,7 +161,14 @@ export class PolymarketCatalog {
       fixturesDir,
       "polymarket/events/gamma_events_default_order_old_2021.json",
     ) as Json[];
-    this.templates = active.map((event) => ({ event, markets: (event.markets as Json[] | undefined) ?? [] }));
+    const recorded = active.map((event) => ({ event, markets: (event.markets as Json[] | undefined) ?? [] }));
+    const page = readFixture(
+      fixturesDir,
+      "polymarket/markets/gamma_markets_closed_false_limit200_wrapped_2026-02-13.json",
+    ) as { markets: Json[] };
+    // Events both recordings hold (open from 2025 into 2026) are kept once, as first recorded.
+    const known = new Set(recorded.map((t) => String(t.event.id)));
+    this.templates = [...recorded, ...eventsOfMarkets(page.markets).filter((t) => !known.has(String(t.event.id)))];
     const perRound = this.templates.reduce((total, t) => total + t.markets.length, 0);
     const target = options.catalogSize ?? perRound;
     let markets = 0;
@@ -286,6 +293,25 @@ export class PolymarketCatalog {
     market.volumeNum = volume;
     return market;
   }
+}
+
+/**
+ * The events of a recorded `GET /markets` page, each holding its markets as `GET /events`
+ * nests them: a market carries its event in `events[0]`, the event not its markets. These
+ * are the questions of 2026 that Kalshi asks too (the World Cup, the NBA and NHL
+ * champions, the 2028 nominees), so the replay has pairs for the cross-venue matcher.
+ */
+function eventsOfMarkets(markets: Json[]): PolymarketTemplate[] {
+  const events = new Map<string, PolymarketTemplate>();
+  for (const { events: parents, ...market } of markets) {
+    const parent = (parents as Json[] | undefined)?.[0];
+    if (!parent) continue;
+    const id = String(parent.id);
+    const template = events.get(id) ?? { event: parent, markets: [] };
+    template.markets.push(market);
+    events.set(id, template);
+  }
+  return [...events.values()].map(({ event, markets }) => ({ event: { ...event, markets }, markets }));
 }
 
 /** A Gamma market's clob token ids (`clobTokenIds` is a JSON-encoded string array). */

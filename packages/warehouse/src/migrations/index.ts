@@ -5,6 +5,8 @@ import { marketTextLowCardinality } from "./0004-market-text-low-cardinality";
 import { marketDayProjection } from "./0005-market-day-projection";
 import { latestWithoutRaw } from "./0006-latest-without-raw";
 import { historyTables } from "./0007-history-tables";
+import { catalogViews } from "./0008-catalog-views";
+import { crossVenue } from "./0009-crossvenue";
 import type { WarehouseMigration } from "./types";
 
 /** Every warehouse migration, in the order it is applied. Append only. */
@@ -16,6 +18,8 @@ export const warehouseMigrations: readonly WarehouseMigration[] = [
   marketDayProjection,
   latestWithoutRaw,
   historyTables,
+  catalogViews,
+  crossVenue,
 ];
 
 export type { WarehouseMigration } from "./types";

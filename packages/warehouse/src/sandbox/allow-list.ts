@@ -24,7 +24,15 @@ import { checkStringArgument } from "./string-arguments";
 
 export { type AstNode, parseAstDump } from "./ast-dump";
 
-export const MARKET_DATABASES: readonly string[] = ["polymarket", "kalshi"];
+/** The databases user SQL reads: each venue's, and the pairs matched across them. */
+export const MARKET_DATABASES: readonly string[] = ["polymarket", "kalshi", "crossvenue"];
+
+/**
+ * Views of the engine's own catalogue limited to the market databases (`catalog-views.ts`):
+ * what ClickHouse clients read as `system.tables`, `information_schema.columns` and the
+ * like. Readable on every surface; the ClickHouse interface points `system.x` at them.
+ */
+export const CATALOG_DATABASES: readonly string[] = ["epicenter_system", "epicenter_information_schema"];
 
 /** Table functions that only generate rows; nothing they can name reaches a file, a host or a table. */
 export const ALLOWED_TABLE_FUNCTIONS: readonly string[] = [
@@ -144,8 +152,11 @@ export const DENIED_CATEGORIES: readonly string[] = [
   "Internal",
 ];
 
-/** Functions of a refused category that plain syntax produces (`CASE x WHEN …`). */
-const ALLOWED_DESPITE_CATEGORY = new Set(["casewithexpression"]);
+/**
+ * Functions of a refused category that plain syntax produces: `CASE x WHEN …`, and the
+ * `_CAST(value, 'Type')` a bound `{name:Type}` parameter becomes in the tree.
+ */
+const ALLOWED_DESPITE_CATEGORY = new Set(["casewithexpression", "_cast"]);
 
 const HARMLESS_AS_PLAIN_FUNCTION = new Set(["format"]);
 
@@ -226,7 +237,7 @@ export function allowListPolicy(
     }
   }
   return {
-    marketDatabases: new Set(MARKET_DATABASES),
+    marketDatabases: new Set([...MARKET_DATABASES, ...CATALOG_DATABASES]),
     deniedFunctions: denied,
     allowedTableFunctions: allowed,
     knownDatabases: new Set(
@@ -238,6 +249,8 @@ export function allowListPolicy(
 export interface StatementFacts {
   /** Names defined by `WITH name AS (…)`, which may be used unqualified. */
   cteNames: ReadonlySet<string>;
+  /** The database the engine reads an unqualified table name from, when the caller chose one. */
+  defaultDatabase?: string | undefined;
 }
 
 /** Throws a `SandboxRefusal` naming the first thing the allow-list does not permit. */
@@ -332,12 +345,13 @@ function checkTable(name: string, facts: StatementFacts, policy: AllowListPolicy
   const dot = name.indexOf(".");
   if (dot === -1) {
     if (facts.cteNames.has(name)) return;
+    if (facts.defaultDatabase !== undefined && policy.marketDatabases.has(facts.defaultDatabase)) return;
     throw new SandboxRefusal(
       `Table ${name} needs its database: write polymarket.${name} or kalshi.${name} (or define it with WITH ${name} AS (…)).`,
     );
   }
   const database = name.slice(0, dot);
   if (!policy.marketDatabases.has(database)) {
-    throw new SandboxRefusal(`Table ${name} is not available; query the polymarket and kalshi databases.`);
+    throw new SandboxRefusal(`Table ${name} is not available; query the polymarket, kalshi and crossvenue databases.`);
   }
 }

@@ -22,7 +22,18 @@ export interface EngineSession {
    * and yields its output as it is produced, pulled by the reader; with `maxBytes`, stops
    * the engine once one byte more than that has been produced.
    */
-  stream(sql: string, options: { format: string; queryId: string; maxBytes?: number }): EngineStream;
+  stream(
+    sql: string,
+    options: {
+      format: string;
+      queryId: string;
+      maxBytes?: number;
+      /** Values of the statement's `{name:Type}` parameters, bound by the engine. */
+      params?: Readonly<Record<string, string>>;
+      /** The database unqualified table names are read from. */
+      database?: string;
+    },
+  ): EngineStream;
 }
 
 export interface SandboxEngine {

@@ -39,13 +39,27 @@ export class DownloadStalledError extends SandboxError {
   }
 }
 
+/**
+ * One of the engine's own output formats, passed through untouched (the ClickHouse
+ * interface: Native, RowBinary, the JSON and text families…). The caller checks it
+ * against its allow-list.
+ */
+export interface EngineOutputFormat {
+  engine: string;
+  contentType: string;
+}
+
 export interface StreamUserQueryOptions {
-  format: ExportFormat;
+  format: ExportFormat | EngineOutputFormat;
   /** Rows written at most (1 … MAX_EXPORT_ROWS); the rest are left out. */
   maxRows: number;
   owner?: SandboxOwner;
   signal?: AbortSignal;
   queryId?: string;
+  /** Values of the statement's `{name:Type}` parameters, as text; bound by the engine. */
+  params?: Readonly<Record<string, string>>;
+  /** The market database unqualified table names are read from (none when not given). */
+  database?: string;
 }
 
 export interface UserQueryExport {
@@ -72,82 +86,93 @@ export function streamUserQuery(
     return Promise.reject(new RangeError(`maxRows must be a whole number from 1 to ${MAX_EXPORT_ROWS}`));
   }
   const queryId = options.queryId ?? newQueryId();
-  const format = EXPORT_FORMATS[options.format];
+  const requested = options.format;
+  const format =
+    typeof requested === "string"
+      ? EXPORT_FORMATS[requested]
+      : { engineFormat: requested.engine, contentType: requested.contentType, extension: "" };
+  // Rows are counted as lines, less the header lines, where the format is one row a line.
+  const headerLines = requested === "csv" ? 1 : typeof requested === "string" ? 0 : textHeaderLines(requested.engine);
+  const isCounted = requested === "csv" || requested === "json" || headerLines !== undefined;
+  const binding = { params: options.params, database: options.database };
   let settle!: (outcome: { rows: number | undefined; error: Error | undefined }) => void;
   const finished = new Promise<{ rows: number | undefined; error: Error | undefined }>((resolve) => (settle = resolve));
 
   return new Promise<UserQueryExport>((resolve, reject) => {
     sandbox
-      .session(options.owner ?? "service", sql, queryId, options.signal, async (session, statement, entry) => {
-        const supervised = sandbox.supervise(
-          session,
-          wrapForExport(statement.body, maxRows, queryId),
-          format.engineFormat,
-          queryId,
-          entry,
-        );
-        const engine = supervised.stream[Symbol.asyncIterator]();
-        let rows = 0;
-        let first: IteratorResult<Buffer>;
-        try {
-          first = await engine.next();
-        } catch (error) {
-          supervised.done();
-          throw sandbox.failureOf(error, supervised);
-        }
-        const counted = async function* (): AsyncGenerator<Buffer> {
-          let step = first;
-          while (!step.done) {
-            if (options.format !== "parquet") rows += countLines(step.value);
-            yield step.value;
-            step = await engine.next();
-          }
-        };
-        const shaped =
-          options.format === "json"
-            ? jsonArray(counted())
-            : options.format === "csv"
-              ? defuseCsvCells(counted())
-              : counted();
-        let idle: NodeJS.Timeout | undefined;
-        const stream = new Readable({
-          read() {
-            idle?.refresh();
-            shaped.next().then(
-              (step) => (step.done ? this.push(null) : this.push(step.value)),
-              (error: unknown) => this.destroy(sandbox.failureOf(error, supervised)),
-            );
-          },
-          destroy(error, callback) {
-            clearTimeout(idle);
-            // Stops the engine query when the reader went away before the end.
-            Promise.resolve(shaped.return?.(undefined))
-              .then(() => engine.return?.(undefined))
-              .then(
-                () => callback(error),
-                () => callback(error),
-              );
-          },
-        });
-        idle = setTimeout(
-          () => stream.destroy(new DownloadStalledError(sandbox.limits.downloadIdleMs)),
-          sandbox.limits.downloadIdleMs,
-        );
-        entry.stop = async () => {
-          stream.destroy(new QueryCancelledError());
-        };
-        resolve({ stream, contentType: format.contentType, extension: format.extension, queryId, finished });
-        const outcome = await new Promise<Error | undefined>((done) => {
-          stream.once("close", () =>
-            done(stream.errored ?? (stream.readableEnded ? undefined : new QueryCancelledError())),
+      .session(
+        options.owner ?? "service",
+        sql,
+        queryId,
+        options.signal,
+        async (session, statement, entry) => {
+          const supervised = sandbox.supervise(
+            session,
+            wrapForExport(statement.body, maxRows, queryId),
+            format.engineFormat,
+            queryId,
+            entry,
+            { binding },
           );
-        });
-        supervised.done();
-        // CSV counts its header line.
-        const written =
-          options.format === "parquet" ? undefined : Math.max(0, rows - (options.format === "csv" ? 1 : 0));
-        return { rows: written, error: outcome };
-      })
+          const engine = supervised.stream[Symbol.asyncIterator]();
+          let rows = 0;
+          let first: IteratorResult<Buffer>;
+          try {
+            first = await engine.next();
+          } catch (error) {
+            supervised.done();
+            throw sandbox.failureOf(error, supervised);
+          }
+          const counted = async function* (): AsyncGenerator<Buffer> {
+            let step = first;
+            while (!step.done) {
+              if (isCounted) rows += countLines(step.value);
+              yield step.value;
+              step = await engine.next();
+            }
+          };
+          const shaped =
+            requested === "json" ? jsonArray(counted()) : requested === "csv" ? defuseCsvCells(counted()) : counted();
+          let idle: NodeJS.Timeout | undefined;
+          const stream = new Readable({
+            read() {
+              idle?.refresh();
+              shaped.next().then(
+                (step) => (step.done ? this.push(null) : this.push(step.value)),
+                (error: unknown) => this.destroy(sandbox.failureOf(error, supervised)),
+              );
+            },
+            destroy(error, callback) {
+              clearTimeout(idle);
+              // Stops the engine query when the reader went away before the end.
+              Promise.resolve(shaped.return?.(undefined))
+                .then(() => engine.return?.(undefined))
+                .then(
+                  () => callback(error),
+                  () => callback(error),
+                );
+            },
+          });
+          idle = setTimeout(
+            () => stream.destroy(new DownloadStalledError(sandbox.limits.downloadIdleMs)),
+            sandbox.limits.downloadIdleMs,
+          );
+          entry.stop = async () => {
+            stream.destroy(new QueryCancelledError());
+          };
+          resolve({ stream, contentType: format.contentType, extension: format.extension, queryId, finished });
+          const outcome = await new Promise<Error | undefined>((done) => {
+            stream.once("close", () =>
+              done(stream.errored ?? (stream.readableEnded ? undefined : new QueryCancelledError())),
+            );
+          });
+          supervised.done();
+          // CSV counts its header line.
+          const written = isCounted ? Math.max(0, rows - (headerLines ?? 0)) : undefined;
+          return { rows: written, error: outcome };
+        },
+        binding,
+      )
       // Settled once the session is given back: the download is over in every sense.
       .then(settle)
       .catch((error: Error) => {
@@ -155,6 +180,13 @@ export function streamUserQuery(
         reject(error);
       });
   });
+}
+
+/** Header lines of a one-row-a-line engine format; undefined for the others (binary, documents). */
+function textHeaderLines(format: string): number | undefined {
+  if (!/^(JSON(Compact)?(Strings)?EachRow|TabSeparated|TSV|CSV)/.test(format)) return undefined;
+  if (format.endsWith("WithNamesAndTypes")) return 2;
+  return format.endsWith("WithNames") ? 1 : 0;
 }
 
 function countLines(chunk: Buffer): number {

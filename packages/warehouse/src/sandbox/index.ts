@@ -8,11 +8,13 @@
 export {
   ALLOWED_TABLE_FUNCTIONS,
   type AllowListPolicy,
+  CATALOG_DATABASES,
   DENIED_CATEGORIES,
   DENIED_FUNCTIONS,
   HOST_FUNCTIONS,
   MARKET_DATABASES,
 } from "./allow-list";
+export { VISIBLE_SETTINGS } from "./catalog-views";
 export {
   QueryCancelledError,
   QueryEngineError,
@@ -27,6 +29,7 @@ export {
 } from "./errors";
 export {
   DownloadStalledError,
+  type EngineOutputFormat,
   EXPORT_FORMATS,
   type ExportFormat,
   MAX_EXPORT_ROWS,
@@ -45,5 +48,6 @@ export {
   sandboxSettings,
   sandboxUserDdl,
 } from "./sandbox";
-export type { ValidatedStatement } from "./validate";
+export { type SqlToken, tokenizeSql } from "./sql-text";
+export type { QueryBinding, ValidatedStatement } from "./validate";
 export type { ConfinementKind } from "./workers/confinement";

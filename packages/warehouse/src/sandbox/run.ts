@@ -29,6 +29,10 @@ export interface RunUserQueryOptions {
   maxBytes?: number;
   /** Count each row as an object keyed by column name (the REST API's `data`), not as an array. */
   isKeyed?: boolean;
+  /** Values of the statement's `{name:Type}` parameters, as text; bound by the engine. */
+  params?: Readonly<Record<string, string>>;
+  /** The market database unqualified table names are read from (none when not given). */
+  database?: string;
 }
 
 /**
@@ -49,6 +53,7 @@ export async function runUserQuery(
   }
   const queryId = options.queryId ?? newQueryId();
   const maxBytes = options.maxBytes ?? sandbox.limits.maxResultBytes;
+  const binding = { params: options.params, database: options.database };
   return sandbox.session(
     options.owner ?? "service",
     sql,
@@ -62,7 +67,7 @@ export async function runUserQuery(
         queryId,
         entry,
         // The worker stops a byte past the budget; keyed rows use it up sooner, here.
-        { timeoutMs: options.timeoutMs, maxBytes },
+        { timeoutMs: options.timeoutMs, maxBytes, binding },
       );
       try {
         const read = await readRows(supervised.stream, limit, maxBytes, options.isKeyed ?? false);
@@ -81,6 +86,7 @@ export async function runUserQuery(
         supervised.done();
       }
     },
+    binding,
   );
 }
 

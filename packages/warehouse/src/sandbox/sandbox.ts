@@ -24,16 +24,24 @@
 import { chmod, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { ClickHouseSettings } from "@clickhouse/client";
+import { paramsProblem } from "@epicenter/contracts";
 import type { Warehouse } from "../client";
 import { quoteIdentifier, quoteString } from "../ddl";
-import { type AllowListPolicy, allowListPolicy, type EngineFunction, MARKET_DATABASES } from "./allow-list";
+import {
+  type AllowListPolicy,
+  allowListPolicy,
+  CATALOG_DATABASES,
+  type EngineFunction,
+  MARKET_DATABASES,
+} from "./allow-list";
+import { SYSTEM_TABLES_READ } from "./catalog-views";
 import type { EngineSession, EngineStream, SandboxEngine } from "./engine";
-import { type FailureLimits, QueryCancelledError, QueryTimeoutError, runFailure } from "./errors";
+import { type FailureLimits, QueryCancelledError, QueryTimeoutError, runFailure, SandboxRefusal } from "./errors";
 import { type StreamUserQueryOptions, streamUserQuery, type UserQueryExport } from "./export";
 import { type RunUserQueryOptions, runUserQuery, type UserQueryResult } from "./run";
 import { ServerEngine } from "./server-engine";
 import { assertQueryId } from "./sql-text";
-import { type ValidatedStatement, ValidationCache } from "./validate";
+import { type QueryBinding, type ValidatedStatement, ValidationCache } from "./validate";
 import { type ConfinementKind, chooseConfinement } from "./workers/confinement";
 import { WorkerPool } from "./workers/worker-pool";
 
@@ -129,13 +137,15 @@ export class Sandbox {
   }
 
   /** Validates `sql` without running it; throws `SandboxRefusal` or `QuerySyntaxError`. */
-  validate(sql: string, owner: SandboxOwner = "service"): Promise<ValidatedStatement> {
-    return this.engine.lease(owner, (session) => this.cache.validate(session, sql, this.policy));
+  validate(sql: string, owner: SandboxOwner = "service", binding: QueryBinding = {}): Promise<ValidatedStatement> {
+    return this.engine.lease(owner, (session) => this.cache.validate(session, sql, this.policy, binding));
   }
 
   /**
    * Runs `work` with a session of the engine leased for `owner` and `sql` validated on
-   * it, registered under `queryId` so `cancel` and `signal` can stop it.
+   * it (with `binding`'s parameters and database), registered under `queryId` so `cancel`
+   * and `signal` can stop it. A parameter without a value, or with one its type cannot
+   * hold, is refused here, naming it, before the engine is asked.
    */
   async session<T>(
     owner: SandboxOwner,
@@ -143,8 +153,11 @@ export class Sandbox {
     queryId: string,
     signal: AbortSignal | undefined,
     work: (session: EngineSession, statement: ValidatedStatement, entry: RunningQuery) => Promise<T>,
+    binding: QueryBinding = {},
   ): Promise<T> {
     assertQueryId(queryId);
+    const problem = paramsProblem(sql, binding.params);
+    if (problem) throw new SandboxRefusal(problem);
     if (this.runningQueries.has(queryId)) throw new Error(`query ${queryId} is already running`);
     let markFinished = () => {};
     const entry: RunningQuery = {
@@ -160,7 +173,7 @@ export class Sandbox {
       return await this.engine.lease(
         owner,
         async (session) => {
-          const statement = await this.cache.validate(session, sql, this.policy);
+          const statement = await this.cache.validate(session, sql, this.policy, binding);
           if (entry.isCancelled) throw new QueryCancelledError();
           return work(session, statement, entry);
         },
@@ -184,15 +197,17 @@ export class Sandbox {
     format: string,
     queryId: string,
     entry: RunningQuery,
-    options: { timeoutMs?: number | undefined; maxBytes?: number | undefined } = {},
+    options: { timeoutMs?: number | undefined; maxBytes?: number | undefined; binding?: QueryBinding } = {},
   ): Supervised {
-    const { timeoutMs } = options;
+    const { timeoutMs, binding = {} } = options;
     const engineMs = this.limits.maxExecutionSeconds * 1000;
     const isTighter = timeoutMs !== undefined && timeoutMs < engineMs;
     const stream = session.stream(sql, {
       format,
       queryId,
       ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
+      ...(binding.params === undefined ? {} : { params: binding.params }),
+      ...(binding.database === undefined ? {} : { database: binding.database }),
     });
     let isTimedOut = false;
     entry.stop = () => stream.stop();
@@ -291,6 +306,7 @@ export class Sandbox {
       warehousePath: target.path,
       workDirectory,
       databases: MARKET_DATABASES,
+      viewDatabases: CATALOG_DATABASES,
       settings: settings as Record<string, string | number>,
       size,
       perOwner,
@@ -387,7 +403,11 @@ export function sandboxUserDdl(options: SandboxUserOptions): string[] {
     ].join(", ")}`,
     `CREATE USER IF NOT EXISTS ${user}${cluster} IDENTIFIED WITH sha256_password BY ${quoteString(options.password)} DEFAULT DATABASE ${MARKET_DATABASES[0]} SETTINGS PROFILE ${profile}`,
     `REVOKE${cluster} ALL ON *.* FROM ${user}`,
-    ...MARKET_DATABASES.map((database) => `GRANT${cluster} SELECT ON ${database}.* TO ${user}`),
+    ...[...MARKET_DATABASES, ...CATALOG_DATABASES].map(
+      (database) => `GRANT${cluster} SELECT ON ${database}.* TO ${user}`,
+    ),
+    // What the catalogue views read as this user (SQL SECURITY INVOKER); user SQL cannot name them.
+    ...SYSTEM_TABLES_READ.map((table) => `GRANT${cluster} SELECT ON system.${table} TO ${user}`),
     `GRANT${cluster} KILL QUERY ON *.* TO ${user}`,
   ];
 }

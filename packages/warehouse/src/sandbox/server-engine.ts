@@ -27,27 +27,30 @@ export class ServerEngine implements SandboxEngine {
   readonly kind = "server" as const;
   readonly confinement: string;
   private readonly gate: FairGate;
+  /** A client per database a caller chose for unqualified names (HTTP has no `USE`). */
+  private readonly byDatabase = new Map<string, ClickHouseClient>();
 
   private constructor(
     private readonly client: ClickHouseClient,
     private readonly control: ClickHouseClient,
-    options: ServerEngineOptions,
+    private readonly options: ServerEngineOptions,
+    private readonly make: (database: string) => ClickHouseClient,
   ) {
     this.gate = new FairGate(options.size, options.perOwner);
     this.confinement = `a ClickHouse server as ${options.username ?? "the default user"}`;
   }
 
   static async open(options: ServerEngineOptions): Promise<ServerEngine> {
-    const make = () =>
+    const make = (database = options.database) =>
       createClient({
         url: options.url,
         ...(options.username ? { username: options.username } : {}),
         ...(options.password ? { password: options.password } : {}),
-        database: options.database,
+        database,
         request_timeout: options.requestTimeoutMs,
         clickhouse_settings: { ...options.settings, cancel_http_readonly_queries_on_client_close: 1 },
       });
-    const engine = new ServerEngine(make(), make(), options);
+    const engine = new ServerEngine(make(), make(), options, make);
     try {
       const readonly = (await textOf(engine.client, "SELECT getSetting('readonly')")).trim();
       if (readonly === "0") {
@@ -67,7 +70,7 @@ export class ServerEngine implements SandboxEngine {
     try {
       return await work({
         queryText: (sql, options = {}) => textOf(this.client, sql, options),
-        stream: (sql, options) => this.stream(sql, options.format, options.queryId),
+        stream: (sql, options) => this.stream(sql, options),
       });
     } finally {
       release();
@@ -79,16 +82,32 @@ export class ServerEngine implements SandboxEngine {
 
   async close(): Promise<void> {
     this.gate.close();
-    await Promise.allSettled([this.client.close(), this.control.close()]);
+    await Promise.allSettled([
+      this.client.close(),
+      this.control.close(),
+      ...[...this.byDatabase.values()].map((client) => client.close()),
+    ]);
   }
 
-  private stream(sql: string, format: string, queryId: string): EngineStream {
+  private clientFor(database: string | undefined): ClickHouseClient {
+    if (database === undefined || database === this.options.database) return this.client;
+    let client = this.byDatabase.get(database);
+    if (!client) {
+      client = this.make(database);
+      this.byDatabase.set(database, client);
+    }
+    return client;
+  }
+
+  private stream(sql: string, options: Parameters<EngineSession["stream"]>[1]): EngineStream {
+    const { format, queryId } = options;
     const abort = new AbortController();
-    const started = this.client.exec({
+    const started = this.clientFor(options.database).exec({
       query: sql,
       query_id: queryId,
       abort_signal: abort.signal,
       clickhouse_settings: { default_format: format as DataFormat },
+      ...(options.params ? { query_params: options.params } : {}),
     });
     let isDone = false;
     const stop = async () => {

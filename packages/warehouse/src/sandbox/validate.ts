@@ -26,6 +26,15 @@ export interface ValidatedStatement {
 }
 
 /**
+ * What a statement runs with besides its text: the values of its `{name:Type}` parameters
+ * (bound by the engine, as text) and the database unqualified table names are read from.
+ */
+export interface QueryBinding {
+  params?: Readonly<Record<string, string>> | undefined;
+  database?: string | undefined;
+}
+
+/**
  * Statements already accepted, newest last, kept by the sandbox. Validation costs two
  * engine round trips and its answer depends only on the text and the policy, so the
  * queries people repeat (dashboards, saved queries, API scripts) skip it. Refusals are
@@ -36,15 +45,26 @@ export class ValidationCache {
 
   constructor(private readonly size = 1_000) {}
 
-  async validate(session: EngineSession, sql: string, policy: AllowListPolicy): Promise<ValidatedStatement> {
-    const hit = this.accepted.get(sql);
+  async validate(
+    session: EngineSession,
+    sql: string,
+    policy: AllowListPolicy,
+    binding: QueryBinding = {},
+  ): Promise<ValidatedStatement> {
+    // Parameter values are part of the tree the allow-list reads (a bound `Identifier`
+    // names a table), and the database decides what an unqualified name is.
+    const key =
+      binding.params === undefined && binding.database === undefined
+        ? sql
+        : JSON.stringify([sql, binding.database ?? null, binding.params ?? null]);
+    const hit = this.accepted.get(key);
     if (hit) {
-      this.accepted.delete(sql);
-      this.accepted.set(sql, hit);
+      this.accepted.delete(key);
+      this.accepted.set(key, hit);
       return hit;
     }
-    const statement = await validateOn(session, sql, policy);
-    this.accepted.set(sql, statement);
+    const statement = await validateOn(session, sql, policy, binding);
+    this.accepted.set(key, statement);
     if (this.accepted.size > this.size) this.accepted.delete(this.accepted.keys().next().value as string);
     return statement;
   }
@@ -55,6 +75,7 @@ export async function validateOn(
   session: EngineSession,
   sql: string,
   policy: AllowListPolicy,
+  binding: QueryBinding = {},
 ): Promise<ValidatedStatement> {
   if (sql.includes("\0")) throw new SandboxRefusal("The query contains a NUL character; remove it.");
   if (sql.length > MAX_QUERY_LENGTH) {
@@ -76,7 +97,10 @@ export async function validateOn(
 
   let dump: string;
   try {
-    dump = await session.queryText(`EXPLAIN AST\n${statement.body}\n`);
+    dump = await session.queryText(
+      `EXPLAIN AST\n${statement.body}\n`,
+      binding.params === undefined ? {} : { params: binding.params },
+    );
   } catch (error) {
     // `formatQuery` accepted it, so this is a statement EXPLAIN cannot show (a bare
     // `SET`, `USE`…): not one we run either.
@@ -86,8 +110,25 @@ export async function validateOn(
     }
     // A SETTINGS clause the word check did not recognise, applied to the EXPLAIN itself.
     if (failure.name === "READONLY") throw new SandboxRefusal(SETTINGS_REFUSAL);
+    if (failure.name === "UNKNOWN_QUERY_PARAMETER" || failure.name === "BAD_QUERY_PARAMETER") {
+      throw new SandboxRefusal(parameterFailure(failure.message));
+    }
     throw new QueryEngineError(failure.message, failure.name);
   }
-  checkStatementTree(parseAstDump(dump), { cteNames: cteNames(statement.tokens) }, policy);
+  checkStatementTree(
+    parseAstDump(dump),
+    { cteNames: cteNames(statement.tokens), defaultDatabase: binding.database },
+    policy,
+  );
   return { body: statement.body };
+}
+
+/** The engine's complaint about a parameter, without its stack of codes. */
+function parameterFailure(message: string): string {
+  const unset = /Substitution `([^`]+)` is not set/.exec(message);
+  if (unset) return `Parameter ${unset[1]} has no value.`;
+  const text = message
+    .replace(/^Code: \d+\. DB::Exception: /, "")
+    .replace(/\s*\([A-Z_]+\)\s*(\(version [^)]*\))?\s*$/, "");
+  return text.slice(0, 300);
 }

@@ -242,5 +242,7 @@ describe("GET /api/markets", () => {
     expect(ferry.markets).toEqual([expect.objectContaining({ id: "502", status: "open" })]);
     const byTicker = ZMarketSearch.parse(await (await get("/api/markets?q=kxrain-26jan10")).json());
     expect(byTicker.markets.map((market) => market.id)).toEqual(["KXRAIN-26JAN10"]);
+    // Each venue's title and subtitle, as the list shows them.
+    expect(byTicker.markets[0]).toMatchObject({ question: "Rain in NYC on Jan 10?", subtitle: "Above 1 inch" });
   });
 });

@@ -18,6 +18,7 @@ export function postExport(app: Hono<AppEnv>, deps: QueryServiceDeps): void {
       apiKeyId: principal.apiKeyId ?? null,
       origin: principal.via === "api_key" ? "api" : "editor",
       signal: c.req.raw.signal,
+      params: body.params,
     });
     const name = `${body.filename ?? "epicenter-query"}.${file.extension}`;
     return new Response(Readable.toWeb(file.stream) as ReadableStream, {

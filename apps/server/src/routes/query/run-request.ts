@@ -31,6 +31,7 @@ export async function runRequested(
     // The client going away (or pressing Cancel) stops the query in the engine.
     signal: c.req.raw.signal,
     isKeyed: options.isKeyed,
+    params: request.params,
   });
   return { sql: run.sql, result };
 }

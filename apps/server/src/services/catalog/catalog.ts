@@ -19,7 +19,12 @@ export function isHiddenTable(namespace: string, name: string): boolean {
   return HIDDEN_PREFIXES.some((prefix) => name.startsWith(prefix) || namespace.startsWith(prefix));
 }
 
-const SOURCES: Record<string, Table["source"]> = { polymarket: "Polymarket", kalshi: "Kalshi", internal: "System" };
+const SOURCES: Record<string, Table["source"]> = {
+  polymarket: "Polymarket",
+  kalshi: "Kalshi",
+  crossvenue: "Cross-venue",
+  internal: "System",
+};
 
 interface TableRow {
   database: string;

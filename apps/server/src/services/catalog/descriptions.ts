@@ -32,6 +32,10 @@ const TABLES: Record<string, string> = {
     "Every Polymarket trade (fill) of every market, from the venue's Data API: one row per (transaction_hash, trade_index). Price in USDC per share (0–1), size in shares. Stored once however often fetched.",
   "kalshi.candles":
     "Kalshi's candles of every market, from the venue's live and historical APIs, back to the market's first day: one row per (ticker, period_minutes, end_period_ts) for periods of 1, 60 and 1440 minutes. Prices in dollars (0–1), volume and open interest in contracts, whatever shape the API used. Candles are sparse: a period exists only if something happened. A period with no trade has NULL trade prices (price_open … price_mean), not 0; forward-fill with price_previous or last_value(price_close) over the ticker's periods.",
+  "crossvenue.market_pairs":
+    "The same question on Polymarket and Kalshi: one row per matched pair (polymarket_id, kalshi_ticker) after FINAL, from the matcher that runs after each snapshot or from an admin's review. relation says whether the two are the same contract (identical criteria, source and window) or only related (another threshold, date or source); only same_contract pairs that are not rejected should be compared for arbitrage. orientation says whether Polymarket's first outcome is Kalshi's yes (same) or no (inverse).",
+  "crossvenue.event_pairs":
+    "Polymarket events and Kalshi events that hold matched markets: one row per pair of events after FINAL, with how many of their markets are paired.",
   "kalshi.trades":
     "Every Kalshi trade of every market, from the venue's live and historical APIs: one row per trade_id. Prices in dollars (0–1), count in contracts, taker side as Kalshi reports it. Stored once however often fetched.",
 };
@@ -290,7 +294,36 @@ const KALSHI_TRADE: Record<string, string> = {
   is_block_trade: "True for a block trade; NULL when not reported.",
 };
 
+const MARKET_PAIR: Record<string, string> = {
+  polymarket_id: "The Polymarket market's id, as in polymarket.markets.",
+  kalshi_ticker: "The Kalshi market's ticker, as in kalshi.markets.",
+  polymarket_event_id: "The Polymarket market's event id.",
+  kalshi_event_ticker: "The Kalshi market's event ticker.",
+  relation:
+    "same_contract (identical resolution criteria, source and window: comparable prices) or related (the same question with another threshold, date or source).",
+  orientation:
+    "same when Polymarket's first outcome (usually Yes) means Kalshi's yes; inverse when it means Kalshi's no.",
+  score: "How alike the two markets are, 0–1, from shared words and names, close dates and numbers.",
+  method: "Who decided: auto (the matcher), confirmed or rejected (an admin). A rejected pair is never proposed again.",
+  reasons: "What matched and what differs, in words (shared names, the same threshold, the close dates…).",
+  matched_at: "When the pair was first proposed (UTC).",
+  reviewed_by: "The admin who confirmed or rejected the pair (their user id); NULL for the matcher's own pairs.",
+  updated_at: "When this row was written; FINAL keeps the newest.",
+};
+
+const EVENT_PAIR: Record<string, string> = {
+  polymarket_event_id: "The Polymarket event's id, as in polymarket.events.",
+  kalshi_event_ticker: "The Kalshi event's ticker, as in kalshi.events.",
+  market_pairs: "Matched market pairs between the two events (rejected ones left out).",
+  same_contract_pairs: "Of those, the pairs that are the same contract.",
+  score: "The best score of their market pairs.",
+  matched_at: "When the events were first paired (UTC).",
+  updated_at: "When this row was written; FINAL keeps the newest.",
+};
+
 const COLUMNS: Record<string, Record<string, string>> = {
+  "crossvenue.market_pairs": MARKET_PAIR,
+  "crossvenue.event_pairs": EVENT_PAIR,
   "polymarket.events": POLYMARKET_EVENT,
   "polymarket.markets": POLYMARKET_MARKET,
   "polymarket.prices": POLYMARKET_PRICE,

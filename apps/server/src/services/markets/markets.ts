@@ -280,14 +280,14 @@ export async function getMarketHistory(
 }
 
 const SEARCH: Record<Venue, string> = {
-  polymarket: `SELECT id, question, groupItemTitle AS subtitle, closed, umaResolutionStatus, outcomePrices,
+  polymarket: `SELECT id, question, groupItemTitle, closed, umaResolutionStatus, outcomePrices,
     volume, endDate AS closes
   FROM polymarket.markets_latest FINAL
   WHERE id = {q:String}
      OR arrayAll(word -> positionCaseInsensitiveUTF8(concat(question, ' ', groupItemTitle), word) > 0, {words:Array(String)})
   ORDER BY ifNull(closed, false), volume DESC NULLS LAST
   LIMIT {limit:UInt32}`,
-  kalshi: `SELECT ticker AS id, title AS question, yes_sub_title AS subtitle, status, result, volume,
+  kalshi: `SELECT ticker AS id, title, yes_sub_title, status, result, volume,
     close_time AS closes
   FROM kalshi.markets_latest FINAL
   WHERE ticker = upper({q:String})

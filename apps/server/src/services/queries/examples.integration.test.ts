@@ -3,6 +3,8 @@
  * it: snapshots, the closed-market backfill and the venues' history fetched from the
  * replay server. The examples only history makes possible return rows.
  */
+
+import { queryParameters } from "@epicenter/contracts";
 import {
   createRateLimiter,
   type ReplayServer,
@@ -55,10 +57,33 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** Values for the examples' parameters, as a user would pick them: a market with history, the last month. */
+async function paramsFor(sql: string): Promise<Record<string, string>> {
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const [market] = await t.stores.warehouse.query<{ id: string }>("SELECT id FROM polymarket.prices LIMIT 1");
+  const id = market?.id ?? "";
+  const known: Record<string, string> = { market_id: id, polymarket_id: id, from: day(-30), to: day(0) };
+  return Object.fromEntries(queryParameters(sql).map(({ name }) => [name, known[name] ?? ""]));
+}
+
 describe("the example queries", () => {
+  it("include parameterised ones: a market by id and a date window", () => {
+    const names = EXAMPLE_QUERIES.map((example) =>
+      queryParameters(example.sql)
+        .map((p) => p.name)
+        .join(","),
+    );
+    expect(names).toContain("market_id");
+    expect(names).toContain("from,to");
+  });
+
   for (const example of EXAMPLE_QUERIES) {
     it(`runs "${example.title}"`, async () => {
-      const response = await t.app.request("/api/query/rows", json({ query: example.sql, limit: 1000 }, { token }));
+      const params = await paramsFor(example.sql);
+      const response = await t.app.request(
+        "/api/query/rows",
+        json({ query: example.sql, limit: 1000, ...(Object.keys(params).length > 0 ? { params } : {}) }, { token }),
+      );
       const body = (await response.json()) as { row_count?: number; error?: { message: string } };
       expect(body.error?.message).toBeUndefined();
       expect(response.status).toBe(200);

@@ -201,4 +201,121 @@ ORDER BY abs(move) DESC
 LIMIT 20`,
     chart: null,
   },
+  {
+    id: "5e1a0000-0000-4000-8000-000000000013",
+    title: "A market's hourly price history, by id",
+    description:
+      "One Polymarket market's price per outcome, hour by hour, from the venue's history. market_id is a parameter: set it above the results (or send it as params.market_id to POST /api/query) — the way to build a small API on a saved query.",
+    sql: `SELECT toStartOfHour(ts) AS hour, outcome, argMax(price, ts) AS price
+FROM polymarket.prices
+WHERE id = {market_id:String}
+GROUP BY hour, outcome
+ORDER BY hour, outcome`,
+    chart: { kind: "chart", type: "line", x: "hour", y: ["price"] },
+  },
+  {
+    id: "5e1a0000-0000-4000-8000-000000000014",
+    title: "Dollars traded per day in a date window",
+    description:
+      "Trades and dollars traded per day on each venue between two dates (from and to, both included), summed from every trade. from and to are parameters.",
+    sql: `SELECT day, countIf(venue = 'Polymarket') AS polymarket_trades, round(sumIf(amount, venue = 'Polymarket')) AS polymarket_usd,
+  countIf(venue = 'Kalshi') AS kalshi_trades, round(sumIf(amount, venue = 'Kalshi')) AS kalshi_usd
+FROM (
+  SELECT toDate(ts) AS day, 'Polymarket' AS venue, size * price AS amount
+  FROM polymarket.trades WHERE ts >= {from:Date} AND ts < {to:Date} + 1
+  UNION ALL
+  SELECT toDate(created_time), 'Kalshi', count * yes_price
+  FROM kalshi.trades WHERE created_time >= {from:Date} AND created_time < {to:Date} + 1
+)
+GROUP BY day
+ORDER BY day`,
+    chart: { kind: "chart", type: "bar", x: "day", y: ["polymarket_usd", "kalshi_usd"] },
+  },
+  {
+    id: "5e1a0000-0000-4000-8000-000000000015",
+    title: "The same contract on both venues, and the price gap",
+    description:
+      "Markets the matcher (or an admin) paired as the same contract on Polymarket and Kalshi, with each venue's Yes price now (Kalshi's turned round when its yes is Polymarket's second outcome) and the gap. The gap ignores fees, the spread, the depth of each book, settlement differences and timing: it is where to look, not a profit.",
+    sql: `SELECT p.question AS question, pairs.kalshi_ticker AS kalshi_ticker, pairs.orientation AS orientation,
+  round(p.yes_probability, 3) AS polymarket_yes,
+  round(if(pairs.orientation = 'same', k.last_price_dollars, 1 - k.last_price_dollars), 3) AS kalshi_yes,
+  round(abs(polymarket_yes - kalshi_yes), 3) AS gap,
+  pairs.method AS method, pairs.reasons AS reasons
+FROM crossvenue.market_pairs AS pairs FINAL
+INNER JOIN polymarket.markets_latest AS p FINAL ON p.id = pairs.polymarket_id
+INNER JOIN kalshi.markets_latest AS k FINAL ON k.ticker = pairs.kalshi_ticker
+WHERE pairs.relation = 'same_contract' AND pairs.method != 'rejected'
+  AND NOT ifNull(p.closed, false) AND k.status IN ('active', 'open')
+ORDER BY gap DESC
+LIMIT 50`,
+    chart: null,
+  },
+  {
+    id: "5e1a0000-0000-4000-8000-000000000016",
+    title: "Pairs whose gap widened most today",
+    description:
+      "Same-contract pairs with the gap between the venues' Yes prices at the day's first snapshot and at the latest one (UTC), widest change first. From the 10-minute snapshots of both venues; Kalshi's price turned round where its yes is Polymarket's second outcome.",
+    sql: `WITH
+  pairs AS (
+    SELECT polymarket_id, kalshi_ticker, orientation
+    FROM crossvenue.market_pairs FINAL
+    WHERE relation = 'same_contract' AND method != 'rejected'
+  ),
+  pm AS (
+    SELECT id, any(question) AS question,
+      argMin(yes_probability, sync_timestamp) AS opened, argMax(yes_probability, sync_timestamp) AS latest
+    FROM polymarket.markets
+    WHERE sync_timestamp >= toStartOfDay(now()) AND id IN (SELECT polymarket_id FROM pairs)
+    GROUP BY id
+  ),
+  k AS (
+    SELECT ticker, argMin(last_price_dollars, sync_timestamp) AS opened, argMax(last_price_dollars, sync_timestamp) AS latest
+    FROM kalshi.markets
+    WHERE sync_timestamp >= toStartOfDay(now()) AND ticker IN (SELECT kalshi_ticker FROM pairs)
+    GROUP BY ticker
+  )
+SELECT pm.question AS question, pairs.polymarket_id AS polymarket_id, pairs.kalshi_ticker AS kalshi_ticker,
+  round(abs(pm.opened - if(pairs.orientation = 'same', k.opened, 1 - k.opened)), 4) AS gap_at_day_start,
+  round(abs(pm.latest - if(pairs.orientation = 'same', k.latest, 1 - k.latest)), 4) AS gap_now,
+  round(gap_now - gap_at_day_start, 4) AS widened_by
+FROM pairs
+INNER JOIN pm ON pm.id = pairs.polymarket_id
+INNER JOIN k ON k.ticker = pairs.kalshi_ticker
+ORDER BY widened_by DESC
+LIMIT 25`,
+    chart: null,
+  },
+  {
+    id: "5e1a0000-0000-4000-8000-000000000017",
+    title: "One pair's price on both venues, from the full history",
+    description:
+      "A paired Polymarket market's hourly price next to its Kalshi twin's hourly candle close, from each venue's price history (back to the market's start, not only the archive's snapshots). polymarket_id is a parameter; the Kalshi market is the one it is paired with as the same contract.",
+    sql: `WITH pair AS (
+  SELECT kalshi_ticker, orientation
+  FROM crossvenue.market_pairs FINAL
+  WHERE polymarket_id = {polymarket_id:String} AND relation = 'same_contract' AND method != 'rejected'
+  LIMIT 1
+)
+SELECT hour, venue, price
+FROM (
+  SELECT toStartOfHour(prices.ts) AS hour, 'Polymarket' AS venue, argMax(prices.price, prices.ts) AS price
+  FROM polymarket.prices AS prices
+  -- The first outcome's price: the one Kalshi's yes (or no, when inverse) stands for.
+  INNER JOIN (
+    SELECT id, outcomes[1] AS first_outcome FROM polymarket.markets_latest FINAL WHERE id = {polymarket_id:String}
+  ) AS market ON market.id = prices.id AND market.first_outcome = prices.outcome
+  WHERE prices.id = {polymarket_id:String}
+  GROUP BY hour
+  UNION ALL
+  SELECT toStartOfHour(candles.end_period_ts - 1) AS hour, 'Kalshi' AS venue,
+    argMax(if(pair.orientation = 'same', candles.price_close, 1 - candles.price_close), candles.end_period_ts) AS price
+  FROM kalshi.candles AS candles
+  INNER JOIN pair ON pair.kalshi_ticker = candles.ticker
+  WHERE candles.ticker IN (SELECT kalshi_ticker FROM pair) AND candles.period_minutes = 60
+    AND candles.price_close IS NOT NULL
+  GROUP BY hour
+)
+ORDER BY hour, venue`,
+    chart: { kind: "chart", type: "line", x: "hour", y: ["price"] },
+  },
 ];

@@ -6,9 +6,15 @@
  * never fails a query: a run that could not be recorded is logged. A run's start is the
  * injected clock's; its duration is measured, never a difference of two clocks.
  */
-import type { QueryResult } from "@epicenter/contracts";
+import { paramText, type QueryParams, type QueryResult } from "@epicenter/contracts";
 import type { AppDb, QueryRunRecord } from "@epicenter/db";
-import { type ExportFormat, type Sandbox, SandboxError, type UserQueryExport } from "@epicenter/warehouse";
+import {
+  type EngineOutputFormat,
+  type ExportFormat,
+  type Sandbox,
+  SandboxError,
+  type UserQueryExport,
+} from "@epicenter/warehouse";
 import type { Logger } from "pino";
 import { type QueryAdmission, QueryServiceBusy } from "./admission";
 import type { QueryRunRecorder } from "./run-recorder";
@@ -33,6 +39,22 @@ export interface QueryRequest {
   timeoutMs?: number;
   /** The answer goes out as objects keyed by column name: count the keys against the byte limit. */
   isKeyed?: boolean;
+  /** Values of the statement's `{name:Type}` parameters; the engine binds them. */
+  params?: QueryParams | undefined;
+  /** The market database unqualified table names are read from (the ClickHouse interface's `database`). */
+  database?: string | undefined;
+  /** A lower byte bound on the answer than the sandbox's (MCP keeps a tool call small). */
+  maxBytes?: number | undefined;
+}
+
+/** What the sandbox takes from a request besides the SQL: parameters as text, and the database. */
+function bindingOf(request: Pick<QueryRequest, "params" | "database">) {
+  return {
+    ...(request.params
+      ? { params: Object.fromEntries(Object.entries(request.params).map(([name, value]) => [name, paramText(value)])) }
+      : {}),
+    ...(request.database ? { database: request.database } : {}),
+  };
 }
 
 /** Who a run belongs to, for the fair share of the engine: the user, else the key, else nobody in particular. */
@@ -52,6 +74,8 @@ export async function runQuery(deps: QueryServiceDeps, request: QueryRequest): P
         ...(request.isKeyed ? { isKeyed: true } : {}),
         ...(request.signal ? { signal: request.signal } : {}),
         ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
+        ...(request.maxBytes ? { maxBytes: request.maxBytes } : {}),
+        ...bindingOf(request),
       }),
     );
     record(deps, request, startedAt, {
@@ -68,13 +92,17 @@ export async function runQuery(deps: QueryServiceDeps, request: QueryRequest): P
 }
 
 /**
- * Starts a download of the result (CSV, JSON or Parquet) and resolves when its first
+ * Starts a download of the result (CSV, JSON or Parquet, or one of the engine's formats for
+ * the ClickHouse interface) and resolves when its first
  * bytes are ready; the run is recorded when the download ends, with the rows it wrote
  * and what cut it short (the reader left, stalled, the time limit).
  */
 export async function streamQuery(
   deps: QueryServiceDeps,
-  request: Omit<QueryRequest, "limit" | "isKeyed" | "timeoutMs"> & { format: ExportFormat; maxRows: number },
+  request: Omit<QueryRequest, "limit" | "isKeyed" | "timeoutMs" | "maxBytes"> & {
+    format: ExportFormat | EngineOutputFormat;
+    maxRows: number;
+  },
 ): Promise<UserQueryExport> {
   const startedAt = deps.clock();
   const started = performance.now();
@@ -89,6 +117,7 @@ export async function streamQuery(
         maxRows: request.maxRows,
         owner,
         ...(request.signal ? { signal: request.signal } : {}),
+        ...bindingOf(request),
       }),
     );
     void download.finished.then(({ rows, error }) =>

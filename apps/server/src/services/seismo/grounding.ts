@@ -62,7 +62,7 @@ const SEMANTICS = `## How the data works
 
 const SANDBOX = `## Rules of the SQL sandbox (the same for you as for users)
 - ClickHouse SQL dialect. Exactly one statement: SELECT, WITH or UNION. No semicolons, no SETTINGS, no FORMAT, no INTO OUTFILE.
-- Only tables in polymarket and kalshi (never system.*, internal.* or information_schema). Table functions: only numbers, zeros, values and the like; no file, url, s3 or remote.
+- Only tables in polymarket, kalshi and crossvenue (never system.*, internal.* or information_schema). Table functions: only numbers, zeros, values and the like; no file, url, s3 or remote.
 - Statements are read-only, time-limited and row-limited. Always end with LIMIT 20–100 unless the result is an aggregate with few rows.
 - Use only the tables and columns listed in the catalog above. Do not invent columns; read a field that has no column from the raw JSON with JSONExtractString(raw, 'field').`;
 

@@ -199,7 +199,7 @@ export function seismoTools(context: ToolContext): ToolSet {
       },
     ),
     execute_query: outcomeTool(
-      "Runs one read-only ClickHouse SELECT over the polymarket and kalshi tables and returns the first rows.",
+      "Runs one read-only ClickHouse SELECT over the polymarket, kalshi and crossvenue tables and returns the first rows.",
       z.object({ sql: z.string().min(1).max(20_000) }),
       context,
       ({ sql }, signal) => executeQuery(context, sql, TOOL_LIMITS.queryRows, signal),

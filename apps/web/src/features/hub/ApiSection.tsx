@@ -1,6 +1,8 @@
 /**
  * API Access (SPEC §2 hub api): the seven endpoints, generated from `/api/openapi.json`
- * with curl examples for this host, and the user's API keys.
+ * with curl examples for this host; how to connect from elsewhere (a saved query run by id
+ * with parameters, the ClickHouse-compatible HTTP interface, the MCP server); and the
+ * user's API keys.
  */
 
 import { endpoints } from "@epicenter/contracts";
@@ -13,6 +15,8 @@ import { Spinner } from "../../ui/Spinner";
 import { ApiKeysPanel } from "../keys/ApiKeysPanel";
 import { useOpenApi } from "./api";
 import sectionStyles from "./api.module.css";
+import { CONNECT_ANCHORS, ConnectSection } from "./ConnectSection";
+import connectStyles from "./connect.module.css";
 import hubStyles from "./hub.module.css";
 import { API_KEY_VARIABLE, buildReferences, type EndpointReference } from "./openapi-model";
 
@@ -43,6 +47,16 @@ export function ApiSection() {
         </div>
       </section>
       <CodeBlock code={`export ${API_KEY_VARIABLE}="ep_live_…"   # a key from the list below`} caption="shell" />
+      <nav className={connectStyles.jumpLinks} aria-label="On this page">
+        <span>On this page:</span>
+        <a href="#rest-endpoints">REST endpoints</a>
+        {CONNECT_ANCHORS.map((anchor) => (
+          <a key={anchor.id} href={`#${anchor.id}`}>
+            {anchor.label}
+          </a>
+        ))}
+        <a href="#api-keys-title">API keys</a>
+      </nav>
 
       {openApi.isPending ? (
         <div className={styles.loadingRow}>
@@ -53,12 +67,14 @@ export function ApiSection() {
           {openApi.error.message}
         </EmptyState>
       ) : (
-        <div className={styles.endpoints}>
+        <div className={styles.endpoints} id="rest-endpoints">
           {buildReferences(openApi.data, origin).map((reference) => (
             <EndpointCard key={`${reference.method} ${reference.path}`} reference={reference} />
           ))}
         </div>
       )}
+
+      <ConnectSection origin={origin} />
 
       <ApiKeysPanel />
     </div>

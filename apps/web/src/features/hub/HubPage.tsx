@@ -51,7 +51,8 @@ const SECTIONS: readonly HubSection[] = [
     id: "api",
     title: "API Access",
     tab: "API",
-    description: "The REST endpoints with curl examples, and your API keys.",
+    description:
+      "The REST endpoints with curl examples, connecting ClickHouse clients, BI tools and AI agents (MCP), and your API keys.",
     icon: KeyRound,
     Component: ApiSection,
   },

@@ -1,4 +1,4 @@
-import { type ChartSpec, type ExportQueryRequest, endpoints } from "@epicenter/contracts";
+import { type ChartSpec, type ExportQueryRequest, endpoints, type QueryParams } from "@epicenter/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { call, open } from "../../lib/api";
 
@@ -72,11 +72,20 @@ export function useDeleteSavedQuery() {
   });
 }
 
-export function runSql(request: { query: string; limit: number; queryId?: string | undefined }, signal: AbortSignal) {
+/** Runs one statement for the editor; `params` are the values of its `{name:Type}` parameters. */
+export function runSql(
+  request: { query: string; limit: number; queryId?: string | undefined; params?: QueryParams | undefined },
+  signal: AbortSignal,
+) {
   return call(
     endpoints.runQueryRows,
     {
-      body: { query: request.query, limit: request.limit, ...(request.queryId ? { query_id: request.queryId } : {}) },
+      body: {
+        query: request.query,
+        limit: request.limit,
+        ...(request.queryId ? { query_id: request.queryId } : {}),
+        ...(request.params ? { params: request.params } : {}),
+      },
     },
     { signal },
   );

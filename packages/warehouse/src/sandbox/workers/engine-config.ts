@@ -7,7 +7,7 @@
  * - a settings profile with `readonly = 1` and the service's limits, so no statement can
  *   change a setting, write or create anything;
  * - system tables readable only with a grant (`access_control_improvements`), which the
- *   user does not have;
+ *   user has only for the few the catalogue views read (`catalog-views.ts`);
  * - tables from a snapshot directory only (`custom_local_disks_base_directory`).
  * What grants cannot reach (the plain `file()` function, which chDB's local mode does not
  * check) is left to the process's confinement (`confinement.ts`).
@@ -17,6 +17,7 @@
  * the same.
  */
 import type { ClickHouseSettings } from "@clickhouse/client";
+import { SYSTEM_TABLES_READ } from "../catalog-views";
 
 export interface WorkerEngineOptions {
   /** Where the worker's users file lives. */
@@ -46,6 +47,10 @@ export function workerUsersXml(settings: ClickHouseSettings, databases: readonly
     .join("\n");
   const grants = [
     ...databases.map((database) => `GRANT SELECT ON ${database}.*`),
+    // What the catalogue views read as this user; user SQL cannot name them (the allow-list).
+    ...SYSTEM_TABLES_READ.map((table) => `GRANT SELECT ON system.${table}`),
+    // Back to the empty default database after a statement that chose a market one.
+    "GRANT SHOW DATABASES ON default.*",
     // Its own queries only: this engine runs nothing else.
     "GRANT KILL QUERY ON *.*",
   ]

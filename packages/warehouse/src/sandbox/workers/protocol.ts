@@ -20,6 +20,10 @@ export type WorkerRequest =
       tag: string;
       /** Stop after this many bytes (and one more, so the reader sees the cut); no bound when absent. */
       maxBytes?: number;
+      /** Values of `{name:Type}` parameters, bound by the engine. */
+      params?: Readonly<Record<string, string>>;
+      /** The database unqualified table names are read from; the engine's default when absent. */
+      database?: string;
     }
   | { op: "more"; id: number }
   | { op: "cancel"; id: number };

@@ -28,11 +28,21 @@ export interface SnapshotTable {
   engineFull: string;
 }
 
+/** A view of the catalogue (`catalog-views.ts`): no data, only its definition. */
+export interface SnapshotView {
+  database: string;
+  name: string;
+  uuid: string;
+  /** `(columns…) AS SELECT …` as the engine prints it, without the `CREATE VIEW db.name` head. */
+  definition: string;
+}
+
 export interface Snapshot {
   name: string;
   /** `<warehouse>/shadow/<name>/`: the disk the worker's tables read from. */
   directory: string;
   tables: SnapshotTable[];
+  views: SnapshotView[];
   /** The warehouse's write count when the snapshot was taken. */
   writes: number;
   /** When it was taken (ms since the epoch). */
@@ -42,11 +52,15 @@ export interface Snapshot {
 export const SNAPSHOT_PREFIX = "epicenter_sandbox_";
 const SAFE_NAME = /^[A-Za-z0-9_]+$/;
 
-/** Freezes every MergeTree-family table of `databases` under one snapshot name. */
+/**
+ * Freezes every MergeTree-family table of `databases` under one snapshot name, and reads
+ * the definitions of the views of `viewDatabases` (the catalogue views), which hold no data.
+ */
 export async function takeSnapshot(
   warehouse: Warehouse,
   warehousePath: string,
   databases: readonly string[],
+  viewDatabases: readonly string[] = [],
 ): Promise<Snapshot> {
   const writesBefore = warehouse.writes;
   const takenAt = Date.now();
@@ -88,11 +102,32 @@ export async function takeSnapshot(
     await rm(directory, { recursive: true, force: true });
     throw error;
   }
+  const views = await snapshotViews(warehouse, viewDatabases);
   // FREEZE is a command, so it counts as a write; the snapshot is as fresh as the last
   // write before it unless someone else wrote meanwhile.
   const writesAfter = warehouse.writes;
   const writes = writesAfter - writesBefore === tables.length ? writesAfter : writesBefore;
-  return { name, directory, tables, writes, takenAt };
+  return { name, directory, tables, views, writes, takenAt };
+}
+
+async function snapshotViews(warehouse: Warehouse, databases: readonly string[]): Promise<SnapshotView[]> {
+  if (databases.length === 0) return [];
+  const rows = await warehouse.query<{ database: string; name: string; uuid: string; create_table_query: string }>(
+    `SELECT database, name, toString(uuid) AS uuid, create_table_query
+     FROM system.tables
+     WHERE database IN {databases:Array(String)} AND engine = 'View'
+     ORDER BY database, name`,
+    { params: { databases } },
+  );
+  return rows
+    .filter((row) => SAFE_NAME.test(row.database) && SAFE_NAME.test(row.name))
+    .map((row) => {
+      const head = `CREATE VIEW ${row.database}.${row.name} `;
+      if (!row.create_table_query.startsWith(head)) {
+        throw new Error(`cannot read the definition of ${row.database}.${row.name}`);
+      }
+      return { ...row, definition: row.create_table_query.slice(head.length) };
+    });
 }
 
 export async function dropSnapshot(snapshot: Pick<Snapshot, "directory">): Promise<void> {
@@ -111,16 +146,19 @@ export async function dropStaleSnapshots(warehousePath: string): Promise<void> {
 }
 
 /**
- * Writes a worker's engine directory: for each database an Atomic database file, and for
- * each table its ATTACH statement with the snapshot as its disk. What the engine would
+ * Writes a worker's engine directory: for each database an Atomic database file, for
+ * each table its ATTACH statement with the snapshot as its disk, and for each view its own. What the engine would
  * write itself after `ATTACH TABLE … UUID`; it creates the symlinks on start.
  */
 export async function writeWorkerTables(workerPath: string, snapshot: Snapshot): Promise<void> {
   await mkdir(join(workerPath, "metadata"), { recursive: true });
-  const byDatabase = new Map<string, SnapshotTable[]>();
-  for (const table of snapshot.tables)
-    byDatabase.set(table.database, [...(byDatabase.get(table.database) ?? []), table]);
-  for (const [database, tables] of byDatabase) {
+  const byDatabase = new Map<string, { name: string; statement: string }[]>();
+  const add = (database: string, name: string, statement: string) =>
+    byDatabase.set(database, [...(byDatabase.get(database) ?? []), { name, statement }]);
+  for (const table of snapshot.tables) add(table.database, table.name, attachStatement(table, snapshot.directory));
+  for (const view of snapshot.views)
+    add(view.database, view.name, `ATTACH VIEW _ UUID '${view.uuid}' ${view.definition}\n`);
+  for (const [database, files] of byDatabase) {
     const databaseUuid = randomUUID();
     await writeFile(
       join(workerPath, "metadata", `${database}.sql`),
@@ -128,9 +166,7 @@ export async function writeWorkerTables(workerPath: string, snapshot: Snapshot):
     );
     const tableDir = join(workerPath, "store", databaseUuid.slice(0, 3), databaseUuid);
     await mkdir(tableDir, { recursive: true });
-    for (const table of tables) {
-      await writeFile(join(tableDir, `${table.name}.sql`), attachStatement(table, snapshot.directory));
-    }
+    for (const { name, statement } of files) await writeFile(join(tableDir, `${name}.sql`), statement);
   }
 }
 

@@ -31,6 +31,8 @@ export interface WorkerPoolOptions {
   /** Where worker directories go (one per worker, removed when it ends). */
   workDirectory: string;
   databases: readonly string[];
+  /** Databases of views (the catalogue views) the workers see too. */
+  viewDatabases?: readonly string[];
   /** Engine settings of every user query (limits, output), put in the workers' profile. */
   settings: Record<string, string | number>;
   size: number;
@@ -133,7 +135,12 @@ export class WorkerPool implements SandboxEngine {
   private roll(): Promise<void> {
     this.rolling ??= (async () => {
       try {
-        const snapshot = await takeSnapshot(this.options.warehouse, this.options.warehousePath, this.options.databases);
+        const snapshot = await takeSnapshot(
+          this.options.warehouse,
+          this.options.warehousePath,
+          this.options.databases,
+          this.options.viewDatabases,
+        );
         const previous = this.current;
         const generation: Generation = { snapshot, workers: new Set(), idle: [], starting: 0, isRetired: false };
         this.current = generation;
@@ -247,7 +254,10 @@ export class WorkerPool implements SandboxEngine {
     await mkdir(confDir, { recursive: true });
     const usersFile = join(confDir, "users.xml");
     const configFile = join(confDir, "config.xml");
-    await writeFile(usersFile, workerUsersXml(this.options.settings, this.options.databases));
+    await writeFile(
+      usersFile,
+      workerUsersXml(this.options.settings, [...this.options.databases, ...(this.options.viewDatabases ?? [])]),
+    );
     await writeFile(
       configFile,
       workerConfigXml({
@@ -290,7 +300,8 @@ function sessionOf(worker: WorkerProcess): EngineSession {
   return {
     queryText: async (sql, options = {}) =>
       (await worker.queryText(sql, options.format ?? "TabSeparatedRaw", options.params)).toString("utf8"),
-    stream: (sql, options) => worker.stream(sql, options.format, sql.slice(0, sql.indexOf("*/") + 2), options.maxBytes),
+    stream: (sql, { format, queryId: _queryId, ...options }) =>
+      worker.stream(sql, format, sql.slice(0, sql.indexOf("*/") + 2), options),
   };
 }
 

@@ -123,7 +123,12 @@ export class WorkerProcess {
   }
 
   /** Starts `sql` and hands out its output chunk by chunk, each only when asked for. */
-  stream(sql: string, format: string, tag: string, maxBytes?: number): EngineStream {
+  stream(
+    sql: string,
+    format: string,
+    tag: string,
+    options: { maxBytes?: number; params?: Readonly<Record<string, string>>; database?: string } = {},
+  ): EngineStream {
     const id = this.nextId++;
     const chunks: Buffer[] = [];
     let waiter: { resolve: () => void } | undefined;
@@ -154,7 +159,7 @@ export class WorkerProcess {
         wake();
       },
     });
-    this.send({ op: "stream", id, sql, format, tag, ...(maxBytes === undefined ? {} : { maxBytes }) });
+    this.send({ op: "stream", id, sql, format, tag, ...options });
     const stop = async () => {
       if (isDone) return;
       isStopping = true;

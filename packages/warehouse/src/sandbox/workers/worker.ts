@@ -96,12 +96,22 @@ async function runText(request: Extract<WorkerRequest, { op: "text" }>): Promise
  * Streams a result a chunk at a time, each only when the server asks for it, so a reader
  * that stops reading holds at most one chunk here and one in the pipe. chDB's streaming
  * formats each block on its own: a header line repeats at the top of every chunk and is
- * dropped after the first, and Parquet (a complete file per block) is produced whole.
+ * dropped after the first, and the formats that are one document (Parquet, Arrow, JSON with
+ * its `meta` and `statistics`, RowBinaryWithNamesAndTypes with its binary header) are
+ * produced whole (measured: only Native, RowBinary and the line formats concatenate).
  */
 async function runStream(request: Extract<WorkerRequest, { op: "stream" }>): Promise<void> {
-  if (request.format === "Parquet") return runParquet(request);
+  try {
+    await useDatabase(request.database ?? DEFAULT_DATABASE);
+  } catch (error) {
+    sendError(request.id, error);
+    return;
+  }
+  if (!isStreamable(request.format)) return runWhole(request);
   const repeatedLines = headerLines(request.format);
-  const stream = session.queryStream(request.sql, { format: request.format });
+  const stream = request.params
+    ? session.queryStreamBind(request.sql, request.params, { format: request.format })
+    : session.queryStream(request.sql, { format: request.format });
   const current: Streaming = { id: request.id, tag: request.tag, cancel: () => stream.cancel() };
   streaming = current;
   // One byte past the budget, so the reader sees that the result went on.
@@ -170,11 +180,35 @@ async function clearSession(): Promise<void> {
   await session.queryAsync("SELECT 1", { format: "TabSeparated" }).catch(() => undefined);
 }
 
-async function runParquet(request: Extract<WorkerRequest, { op: "stream" }>): Promise<void> {
+const DEFAULT_DATABASE = "default";
+let currentDatabase = DEFAULT_DATABASE;
+
+/** Makes `database` the one unqualified table names are read from (the server names only allowed ones). */
+async function useDatabase(database: string): Promise<void> {
+  if (database === currentDatabase) return;
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(database)) throw new Error(`invalid database name ${database}`);
+  await session.queryAsync(`USE ${database}`, { format: "TabSeparated" });
+  currentDatabase = database;
+}
+
+/** Formats whose blocks, streamed one by one, join into the whole answer (with their header lines dropped). */
+function isStreamable(format: string): boolean {
+  return (
+    format === "Native" ||
+    format === "RowBinary" ||
+    /^(JSON(Compact)?(Strings)?EachRow|TabSeparated|TSV|CSV)/.test(format)
+  );
+}
+
+async function runWhole(request: Extract<WorkerRequest, { op: "stream" }>): Promise<void> {
   const current: Streaming = { id: request.id, tag: request.tag, cancel: () => {} };
   streaming = current;
   try {
-    const bytes = Buffer.from((await session.queryAsync(request.sql, { format: "Parquet" })).bytes());
+    const options = { format: request.format };
+    const result = request.params
+      ? await session.queryBindAsync(request.sql, request.params, options)
+      : await session.queryAsync(request.sql, options);
+    const bytes = Buffer.from(result.bytes());
     for (let offset = 0; offset < bytes.length && !current.isCancelled; offset += PIECE_BYTES) {
       await new Promise<void>((resume) => {
         current.resume = resume;

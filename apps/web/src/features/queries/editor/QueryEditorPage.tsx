@@ -2,21 +2,28 @@
  * The SQL editor page (/queries/new and /queries/{id}): write, run (Mod-Enter) with a
  * running timer and Cancel, read the result in a virtualized grid or a chart, download it,
  * and save, save as or fork. A new query starts from the URL's prefill (Fork, the catalog,
- * dashboards, Seismo) or from the default template.
+ * dashboards, Seismo) or from the default template. A statement with `{name:Type}`
+ * parameters gets one input per parameter above the results; their values live in the URL
+ * and go with every run as engine-bound `params`.
  */
-import { type ChartSpec, type QueryErrorDetails, type QueryResult, ZQueryErrorDetails } from "@epicenter/contracts";
-import { ArrowLeft, BarChart3, Download, GitFork, Play, Save, Square, Table2 } from "lucide-react";
+import {
+  type ChartSpec,
+  type QueryErrorDetails,
+  type QueryResult,
+  queryParameters,
+  ZQueryErrorDetails,
+} from "@epicenter/contracts";
+import { ArrowLeft, BarChart3, GitFork, Play, Save, Square, Table2 } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useBlocker, useNavigate, useParams, useSearchParams } from "react-router";
 import { ApiRequestError } from "../../../lib/api";
 import { useDocumentTitle } from "../../../lib/document-title";
 import { Button } from "../../../ui/Button";
-import { editorUrl, prefillOf } from "../../../ui/editor-link";
+import { editorUrl, prefillOf, withParamValues } from "../../../ui/editor-link";
 import { LoadingScreen } from "../../../ui/LoadingScreen";
 import { Spinner } from "../../../ui/Spinner";
 import { TabPanel, Tabs } from "../../../ui/Tabs";
 import {
-  downloadResult,
   runSql,
   useCatalogTables,
   useCreateSavedQuery,
@@ -25,11 +32,15 @@ import {
   useUpdateSavedQuery,
 } from "../api";
 import { SaveQueryDialog, type SaveQueryValues } from "../SaveQueryDialog";
+import { DownloadButtons } from "./DownloadButtons";
 import { clearDraft, readDraft, writeDraft } from "./drafts";
 import styles from "./editor.module.css";
+import { ParameterInputs, parameterInputId } from "./ParameterInputs";
+import { firstUnready, valuesFor } from "./parameters";
 import { defaultChart, ResultChart } from "./ResultChart";
 import { ResultsGrid } from "./ResultsGrid";
 import { type ErrorPosition, focusPosition, SqlEditor, selectedSql } from "./SqlEditor";
+import { useParameterValues } from "./use-parameter-values";
 
 export const DEFAULT_SQL = `SELECT question, yes_probability, volume24hr
 FROM polymarket.markets_latest FINAL
@@ -89,7 +100,13 @@ function Editor({
   const [elapsed, setElapsed] = useState(0);
   const [dialog, setDialog] = useState<"save" | "save-as" | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [isDownloading, setIsDownloading] = useState(false);
+  const {
+    parameters,
+    values: parameterValues,
+    current: currentValues,
+    setValue: setParameterValue,
+  } = useParameterValues(sql);
+  const [isRunAttempted, setIsRunAttempted] = useState(false);
   const controller = useRef<AbortController | null>(null);
   const editorRoot = useRef<HTMLDivElement>(null);
 
@@ -140,13 +157,22 @@ function Editor({
 
   const execute = useCallback(() => {
     if (controller.current) return;
+    // With text selected, Run runs the selection, with the values of its own parameters.
+    const statement = selectedSql(editorRoot.current) ?? sql;
+    const statementParameters = queryParameters(statement);
+    const unready = firstUnready(statementParameters, parameterValues);
+    if (unready) {
+      // Nothing is sent: the input that needs a value says why and takes the focus.
+      setIsRunAttempted(true);
+      document.getElementById(parameterInputId(unready.name))?.focus();
+      return;
+    }
     const abort = new AbortController();
     controller.current = abort;
     setRun({ status: "running", startedAt: performance.now() });
     setElapsed(0);
-    // With text selected, Run runs the selection.
-    const statement = selectedSql(editorRoot.current) ?? sql;
-    runSql({ query: statement, limit, queryId: savedId ?? undefined }, abort.signal)
+    const params = statementParameters.length > 0 ? valuesFor(statementParameters, parameterValues) : undefined;
+    runSql({ query: statement, limit, queryId: savedId ?? undefined, params }, abort.signal)
       .then((result) => {
         setRun({ status: "done", result, statement });
         // Keep the chart the user chose while its columns are still in the result.
@@ -172,7 +198,7 @@ function Editor({
       .finally(() => {
         controller.current = null;
       });
-  }, [sql, limit, savedId]);
+  }, [sql, limit, savedId, parameterValues]);
 
   const cancel = () => controller.current?.abort();
 
@@ -221,17 +247,11 @@ function Editor({
           // Saved under a new id: nothing is left unsaved here.
           markSaved({ sql, title });
           setDialog(null);
-          void navigate(`/queries/${created.id}`, { replace: savedId === null });
+          const search = withParamValues(new URLSearchParams(), currentValues).toString();
+          void navigate(`/queries/${created.id}${search ? `?${search}` : ""}`, { replace: savedId === null });
         },
       },
     );
-  };
-
-  const download = (format: "csv" | "json" | "parquet") => {
-    setIsDownloading(true);
-    downloadResult({ query: sql, format, limit: 1_000_000, filename: slug(title) })
-      .catch((error: unknown) => setNotice(error instanceof Error ? error.message : "The download failed."))
-      .finally(() => setIsDownloading(false));
   };
 
   const errorPosition: ErrorPosition | null = useMemo(
@@ -271,7 +291,9 @@ function Editor({
               variant="secondary"
               size="sm"
               icon={<GitFork size={14} />}
-              onClick={() => navigate(editorUrl({ sql, title: `${title} (fork)`, ...(chart ? { view: chart } : {}) }))}
+              onClick={() =>
+                navigate(editorUrl({ sql, title: `${title} (fork)`, ...(chart ? { view: chart } : {}) }, currentValues))
+              }
             >
               Fork
             </Button>
@@ -317,6 +339,13 @@ function Editor({
         </div>
 
         <section className={styles.resultPane} aria-label="Result">
+          <ParameterInputs
+            parameters={parameters}
+            values={parameterValues}
+            onChange={setParameterValue}
+            onRun={execute}
+            isRunAttempted={isRunAttempted}
+          />
           <div className={styles.resultBar}>
             <Tabs
               label="Result view"
@@ -352,23 +381,12 @@ function Editor({
                   ))}
                 </select>
               </label>
-              <fieldset className={styles.downloads}>
-                <legend className="visually-hidden">Download all rows, up to 1,000,000</legend>
-                <Download size={14} />
-                <span className={styles.downloadsCaption}>All rows, up to 1,000,000:</span>
-                {(["csv", "json", "parquet"] as const).map((format) => (
-                  <button
-                    key={format}
-                    type="button"
-                    disabled={isDownloading}
-                    onClick={() => download(format)}
-                    aria-label={`Download ${format.toUpperCase()}`}
-                    title={DOWNLOAD_NOTES[format]}
-                  >
-                    {format.toUpperCase()}
-                  </button>
-                ))}
-              </fieldset>
+              <DownloadButtons
+                sql={sql}
+                title={title}
+                params={firstUnready(parameters, parameterValues) ? undefined : valuesFor(parameters, parameterValues)}
+                onError={setNotice}
+              />
             </div>
           </div>
 
@@ -435,19 +453,3 @@ function Editor({
     </div>
   );
 }
-
-function slug(title: string): string {
-  return (
-    title
-      .replace(/[^A-Za-z0-9 _.-]/g, "")
-      .trim()
-      .slice(0, 80) || "epicenter-query"
-  );
-}
-
-/** What each download holds, on its button. */
-const DOWNLOAD_NOTES: Record<"csv" | "json" | "parquet", string> = {
-  csv: "All rows, up to 1,000,000. Text cells that start with =, +, -, @, a tab or a line break get a leading ' so spreadsheets show them as text instead of running them.",
-  json: "All rows, up to 1,000,000, as a JSON array of objects: values exactly as queried.",
-  parquet: "All rows, up to 1,000,000, as Parquet: values and types exactly as queried.",
-};

@@ -1,0 +1,66 @@
+/**
+ * The matcher's precision and recall on a labelled set of pairs: of the pairs it calls
+ * the same contract, how many are (precision: a wrong pair is worse than a missing one),
+ * and of the pairs that are, how many it finds (recall). Pure; the set lives in
+ * `fixtures/crossvenue/labelled-pairs.json` with where each pair came from.
+ */
+import { comparePair, type KalshiSide, type PairVerdict, type PolymarketSide, type Relation } from "./score";
+
+export interface LabelledPair {
+  polymarket: PolymarketSide;
+  kalshi: KalshiSide;
+  label: Relation;
+  orientation: "same" | "inverse" | null;
+  source: string;
+  note: string;
+}
+
+export interface Evaluation {
+  pairs: number;
+  /** Pairs labelled the same contract that the matcher called so. */
+  truePositives: number;
+  /** Pairs the matcher called the same contract that are not. */
+  falsePositives: Array<{ pair: LabelledPair; verdict: PairVerdict }>;
+  /** Pairs labelled the same contract that the matcher did not call so. */
+  falseNegatives: Array<{ pair: LabelledPair; verdict: PairVerdict }>;
+  precision: number;
+  recall: number;
+  /** Same-contract pairs found with the wrong orientation. */
+  wrongOrientation: number;
+  /** labelled → predicted → count. */
+  confusion: Record<Relation, Record<Relation, number>>;
+}
+
+export function evaluatePairs(labelled: readonly LabelledPair[]): Evaluation {
+  const relations: Relation[] = ["same_contract", "related", "different"];
+  const confusion = Object.fromEntries(
+    relations.map((label) => [label, Object.fromEntries(relations.map((predicted) => [predicted, 0]))]),
+  ) as Evaluation["confusion"];
+  let truePositives = 0;
+  let wrongOrientation = 0;
+  const falsePositives: Evaluation["falsePositives"] = [];
+  const falseNegatives: Evaluation["falseNegatives"] = [];
+  for (const pair of labelled) {
+    const verdict = comparePair(pair.polymarket, pair.kalshi);
+    confusion[pair.label][verdict.relation]++;
+    const isPredicted = verdict.relation === "same_contract";
+    const isActual = pair.label === "same_contract";
+    if (isPredicted && isActual) {
+      truePositives++;
+      if (pair.orientation && verdict.orientation !== pair.orientation) wrongOrientation++;
+    } else if (isPredicted) falsePositives.push({ pair, verdict });
+    else if (isActual) falseNegatives.push({ pair, verdict });
+  }
+  const predicted = truePositives + falsePositives.length;
+  const actual = truePositives + falseNegatives.length;
+  return {
+    pairs: labelled.length,
+    truePositives,
+    falsePositives,
+    falseNegatives,
+    precision: predicted === 0 ? 1 : truePositives / predicted,
+    recall: actual === 0 ? 1 : truePositives / actual,
+    wrongOrientation,
+    confusion,
+  };
+}

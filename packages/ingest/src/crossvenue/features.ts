@@ -1,0 +1,242 @@
+/**
+ * What a market's texts say, as comparable features: the words that carry meaning, the
+ * named entities, the numbers with their units (thresholds: "above 4.5%", "$120k"), the
+ * calendar dates, the direction of a threshold ("above", "below") and the resolution
+ * sources named in the rules. Pure and deterministic: the matcher's reasons are built from
+ * these, so a person can see why two markets were or were not paired.
+ */
+
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    "a an and or the of in on at to for by from with as is be are was were will would won't does do did " +
+    "this that these those it its than then there their what which who whom whose when where how " +
+    "any all each more less most least over under above below before after between during until " +
+    "yes no not market markets price resolve resolves resolved resolution according source official " +
+    "if else end ends ending close closes closed within per next new one two three first last least"
+  ).split(" "),
+);
+
+const MONTHS: Record<string, number> = {
+  jan: 1,
+  january: 1,
+  feb: 2,
+  february: 2,
+  mar: 3,
+  march: 3,
+  apr: 4,
+  april: 4,
+  may: 5,
+  jun: 6,
+  june: 6,
+  jul: 7,
+  july: 7,
+  aug: 8,
+  august: 8,
+  sep: 9,
+  sept: 9,
+  september: 9,
+  oct: 10,
+  october: 10,
+  nov: 11,
+  november: 11,
+  dec: 12,
+  december: 12,
+};
+
+const MONTH_NAMES = [
+  "",
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
+
+/** Organisations whose data decides markets; two rules naming different ones resolve differently. */
+const RESOLUTION_SOURCES: Record<string, RegExp> = {
+  "Associated Press": /\b(associated press|ap news|\bAP\b)/i,
+  "Federal Reserve": /\b(federal reserve|fomc)\b/i,
+  BLS: /\b(bureau of labor statistics|bls)\b/i,
+  BEA: /\b(bureau of economic analysis|bea)\b/i,
+  Binance: /\bbinance\b/i,
+  Coinbase: /\bcoinbase\b/i,
+  CoinGecko: /\bcoingecko\b/i,
+  CoinMarketCap: /\bcoinmarketcap\b/i,
+  Chainlink: /\bchainlink\b/i,
+  "CF Benchmarks": /\bcf benchmarks\b|\bbrti\b/i,
+  NOAA: /\b(noaa|national weather service|nws)\b/i,
+  "Rotten Tomatoes": /\brotten tomatoes\b/i,
+  "Box Office Mojo": /\bbox office mojo\b/i,
+  ESPN: /\bespn\b/i,
+};
+
+export interface Quantity {
+  value: number;
+  unit: "%" | "$" | "°" | "bps" | "";
+}
+
+/**
+ * What a question asks about its subject, in groups of words that mean the same act: two
+ * markets about the same team or person that ask different things ("win the World Cup" /
+ * "qualify for the Final", "leave office" / "meet Trump") are different contracts.
+ */
+const ACTIONS: Record<string, RegExp> = {
+  win: /\b(win|wins|won|winner)\b/,
+  qualify: /\b(qualify|qualifies|qualified|advance to)\b/,
+  stage: /\b(final|finals|semifinal|semifinals|semi-final|quarterfinal|quarterfinals|round of|group stage)\b/,
+  leave: /\b(out|leave|leaves|left|resign|resigns|removed|ousted|exit|step down|steps down)\b/,
+  remain: /\b(remain|remains|stay|stays)\b/,
+  meet: /\b(meet|meets|meeting|visit|visits)\b/,
+  say: /\b(say|says|said|mention|mentions|tweet|tweets)\b/,
+  recognise: /\b(recognize|recognizes|recognise|recognises|recognition)\b/,
+  nominate: /\b(nominate|nominates|nominated|nomination|nominee)\b/,
+  announce: /\b(announce|announces|announced)\b/,
+  succeed: /\b(next|successor|become|becomes)\b/,
+};
+
+/** The acts a text asks about (`ACTIONS`' names). */
+export function actionsOf(text: string): Set<string> {
+  const lower = plain(text).toLowerCase();
+  return new Set(Object.entries(ACTIONS).flatMap(([name, pattern]) => (pattern.test(lower) ? [name] : [])));
+}
+
+/** Letters without their accents: "Curaçao" and "Curacao" are one name. */
+export function plain(text: string): string {
+  return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "");
+}
+
+export interface TextFeatures {
+  /** Meaningful words, lower-cased, light plural stripping. */
+  words: Set<string>;
+  /** Capitalised names (people, places, organisations, tickers), lower-cased. */
+  entities: Set<string>;
+  quantities: Quantity[];
+  /** Dates named in the text, as `MM-DD` (with `YYYY-` when a year is given). */
+  dates: string[];
+  /** Years named. */
+  years: Set<number>;
+  direction: "above" | "below" | undefined;
+}
+
+export function wordsOf(text: string): string[] {
+  return (
+    text
+      .toLowerCase()
+      .replace(/['’]s\b/g, "")
+      .split(/[^a-z0-9]+/)
+      .filter((word) => word.length > 1 && !STOP_WORDS.has(word) && !/^\d+$/.test(word))
+      // "Jun" and "June" are one word, as are "markets" and "market".
+      .map((word) => (word in MONTHS ? (MONTH_NAMES[MONTHS[word] as number] as string) : word))
+      .map((word) => (word.length > 4 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word))
+  );
+}
+
+export function featuresOf(text: string): TextFeatures {
+  const clean = plain(text).replace(/\s+/g, " ").trim();
+  return {
+    words: new Set(wordsOf(clean)),
+    entities: entitiesOf(clean),
+    quantities: quantitiesOf(clean),
+    dates: datesOf(clean),
+    years: new Set([...clean.matchAll(/\b(20[2-4]\d)\b/g)].map((match) => Number(match[1]))),
+    direction: directionOf(clean),
+  };
+}
+
+function entitiesOf(text: string): Set<string> {
+  const entities = new Set<string>();
+  // Runs of capitalised words (and tickers); a sentence's first word alone is not a name.
+  for (const match of text.matchAll(/\b([A-Z][a-zA-Z.&'-]*(?:\s+(?:of|the|de|van|von)?\s*[A-Z][a-zA-Z.&'-]*)*)/g)) {
+    const isSentenceStart = match.index === 0 || /[.?!:]\s*$/.test(text.slice(0, match.index));
+    // "Will Trump …": the question's own first word is not part of the name.
+    const words = (match[1] as string).trim().split(/\s+/);
+    while (words.length > 1 && STOP_WORDS.has((words[0] as string).toLowerCase())) words.shift();
+    const name = words.join(" ");
+    if (isSentenceStart && words.length === 1) continue;
+    const lower = name.toLowerCase();
+    if (STOP_WORDS.has(lower) || lower in MONTHS) continue;
+    entities.add(lower);
+    // "Donald Trump" also names "trump": a surname alone matches the full name.
+    if (words.length > 1) entities.add((words[words.length - 1] as string).toLowerCase());
+  }
+  return entities;
+}
+
+const MULTIPLIERS: Record<string, number> = {
+  k: 1e3,
+  thousand: 1e3,
+  m: 1e6,
+  million: 1e6,
+  b: 1e9,
+  billion: 1e9,
+  t: 1e12,
+  trillion: 1e12,
+};
+
+function quantitiesOf(text: string): Quantity[] {
+  const found: Quantity[] = [];
+  const pattern =
+    /(\$)?\s?(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?)\s?(k|m|b|t|thousand|million|billion|trillion)?\b\s?(%|percent|bps|basis points|°f|°c|°|degrees)?/gi;
+  for (const match of text.matchAll(pattern)) {
+    const [whole, dollar, digits, scale, suffix] = match;
+    // A year, a day of a month or a time of day is a date, not a quantity.
+    const number = Number((digits as string).replaceAll(",", ""));
+    const before = text.slice(Math.max(0, (match.index ?? 0) - 12), match.index);
+    if (!dollar && !scale && !suffix && (/^(19|20)\d\d$/.test(digits as string) || isDayOfMonth(before, number)))
+      continue;
+    if (!dollar && !scale && !suffix && /\d:\d/.test(whole as string)) continue;
+    const value = number * (scale ? (MULTIPLIERS[scale.toLowerCase()] ?? 1) : 1);
+    const unitText = (suffix ?? "").toLowerCase();
+    const unit: Quantity["unit"] = dollar
+      ? "$"
+      : unitText === "%" || unitText === "percent"
+        ? "%"
+        : unitText.startsWith("b")
+          ? "bps"
+          : unitText.startsWith("°") || unitText === "degrees"
+            ? "°"
+            : "";
+    found.push({ value: Math.round(value * 1e6) / 1e6, unit });
+  }
+  return found;
+}
+
+function isDayOfMonth(before: string, value: number): boolean {
+  const month = /([a-z]+)\.?\s*$/i.exec(before)?.[1]?.toLowerCase();
+  return month !== undefined && month in MONTHS && value >= 1 && value <= 31;
+}
+
+function datesOf(text: string): string[] {
+  const dates = new Set<string>();
+  const pad = (n: number) => String(n).padStart(2, "0");
+  for (const match of text.matchAll(/\b([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(20\d\d))?\b/g)) {
+    const month = MONTHS[(match[1] as string).toLowerCase()];
+    const day = Number(match[2]);
+    if (month && day >= 1 && day <= 31) dates.add(`${match[3] ? `${match[3]}-` : ""}${pad(month)}-${pad(day)}`);
+  }
+  for (const match of text.matchAll(/\b(20\d\d)-(\d{2})-(\d{2})\b/g)) dates.add(`${match[1]}-${match[2]}-${match[3]}`);
+  return [...dates];
+}
+
+function directionOf(text: string): TextFeatures["direction"] {
+  const lower = text.toLowerCase();
+  const above =
+    /\b(above|over|more than|greater than|at least|exceed|exceeds|higher than|or more|reach|hit)\b|≥|>/.test(lower);
+  const below = /\b(below|under|less than|fewer than|lower than|at most|or less|drop|fall)\b|≤|</.test(lower);
+  if (above === below) return undefined;
+  return above ? "above" : "below";
+}
+
+/** The resolution sources a rules text names. */
+export function sourcesOf(text: string): Set<string> {
+  const names = new Set<string>();
+  for (const [name, pattern] of Object.entries(RESOLUTION_SOURCES)) if (pattern.test(text)) names.add(name);
+  return names;
+}

@@ -1,0 +1,349 @@
+/**
+ * The cross-venue matcher: after a snapshot of either venue, pairs Polymarket markets with
+ * the Kalshi markets asking the same question and writes `crossvenue.market_pairs` and
+ * `crossvenue.event_pairs`.
+ *
+ * Two stages, so it stays fast at hundreds of thousands of markets and every decision can
+ * be read:
+ * 1. **Candidates, in the engine**: each market's meaningful words (stop words and the
+ *    words in more than `maxTokenMarkets` Kalshi markets left out), joined on the word, so
+ *    only markets sharing at least two rare words and closing within `windowDays` of each
+ *    other meet, the best `perMarket` Kalshi markets per Polymarket market by words shared.
+ * 2. **Scoring, here** (`score.ts`): shared words and names, close dates, numbers and
+ *    thresholds, dates in the text, resolution sources; conflicts rule out "the same
+ *    contract". A Polymarket market is the same contract as one Kalshi market at most (and
+ *    the reverse): the best-scoring one keeps it, the others become `related`.
+ *
+ * An admin's decision (`confirmed`, `rejected`) is never overwritten, and a rejected pair
+ * is never proposed again; a pair keeps the time it was first proposed.
+ *
+ * After a snapshot only the markets created since the last run need pairing (`since`):
+ * they meet every market of the other venue, and the join stays small. A full pass (every
+ * market against every market) re-reads what changed in older markets' text or dates; the
+ * scheduler makes one at start and then daily.
+ */
+import type { Warehouse } from "@epicenter/warehouse";
+import { toDateTime64 } from "@epicenter/warehouse";
+import type { Clock, Logger } from "../logger";
+import { STOP_WORDS } from "./features";
+import { comparePair, type KalshiSide, type PairVerdict, type PolymarketSide } from "./score";
+
+export interface MatcherDeps {
+  warehouse: Warehouse;
+  logger?: Logger;
+  clock?: Clock;
+}
+
+export interface MatcherOptions {
+  /** Also pair closed markets (once, for the history); open ones only by default. */
+  includeClosed?: boolean;
+  /** Markets closing further apart than this are never candidates. */
+  windowDays?: number;
+  /** Kalshi candidates scored per Polymarket market. */
+  perMarket?: number;
+  /** Words in more Kalshi markets than this are too common to block on. */
+  maxTokenMarkets?: number;
+  /**
+   * Only markets created since then (on either venue) meet candidates, among all the
+   * other venue's markets: the run after a snapshot, which brings a few new markets. A
+   * full pass, every market against every market, when absent.
+   */
+  since?: Date;
+}
+
+export interface MatcherOutcome {
+  candidates: number;
+  sameContract: number;
+  related: number;
+  /** Pairs new or changed since the last run, the only ones written. */
+  written: number;
+  /** Pairs an admin decided, left as they were. */
+  reviewed: number;
+  /** Of the duration, the candidates query in the engine. */
+  candidatesMs: number;
+  durationMs: number;
+}
+
+interface CandidateRow {
+  polymarket_id: string;
+  polymarket_event_id: string;
+  question: string;
+  groupItemTitle: string;
+  outcomes: string[];
+  endDate: string | null;
+  description: string | null;
+  polymarket_event_title: string | null;
+  kalshi_ticker: string;
+  kalshi_event_ticker: string;
+  title: string;
+  yes_sub_title: string;
+  close_time: string | null;
+  expected_expiration_time: string | null;
+  rules_primary: string;
+  kalshi_event_title: string | null;
+  floor_strike: number | null;
+  cap_strike: number | null;
+  shared: string;
+}
+
+/** A pair as the table holds it (the event ids only when written). */
+interface PairRow {
+  polymarket_id: string;
+  kalshi_ticker: string;
+  relation: string;
+  orientation: string;
+  score: number;
+  method: string;
+  reasons: string[];
+  matched_at: string;
+  event?: { polymarket: string; kalshi: string };
+}
+
+const pairKey = (polymarketId: string, kalshiTicker: string) => `${polymarketId}\u0000${kalshiTicker}`;
+
+function isSame(pair: PairRow, before: PairRow | undefined): boolean {
+  return (
+    before !== undefined &&
+    before.method === pair.method &&
+    before.relation === pair.relation &&
+    before.orientation === pair.orientation &&
+    Math.abs(Number(before.score) - pair.score) < 1e-6 &&
+    before.reasons.join("\n") === pair.reasons.join("\n")
+  );
+}
+
+const WORDS = (text: string) =>
+  `arrayDistinct(arrayFilter(w -> length(w) >= 3 AND NOT has({stop:Array(String)}, w), splitByNonAlpha(lower(${text}))))`;
+
+const CANDIDATES = `
+WITH
+  p AS (
+    SELECT id, endDate, ${WORDS("concat(question, ' ', groupItemTitle)")} AS words,
+      NOT {incremental:Bool} OR ifNull(coalesce(createdAt, startDate) >= {since:DateTime64(3, 'UTC')}, false) AS fresh
+    FROM polymarket.markets_latest FINAL
+    WHERE {includeClosed:Bool} OR NOT ifNull(closed, false)
+  ),
+  k AS (
+    SELECT ticker, close_time, expected_expiration_time, ${WORDS("concat(title, ' ', yes_sub_title)")} AS words,
+      -- Kalshi's nested events send created_time as year 1 (stored as NULL): its opening then.
+      NOT {incremental:Bool} OR ifNull(coalesce(created_time, open_time) >= {since:DateTime64(3, 'UTC')}, false) AS fresh
+    FROM kalshi.markets_latest FINAL
+    WHERE {includeClosed:Bool} OR status IN ('active', 'open', 'initialized', 'unopened')
+  ),
+  k_words AS (SELECT ticker, fresh, arrayJoin(words) AS word FROM k),
+  rare AS (SELECT word FROM k_words GROUP BY word HAVING count() <= {maxTokenMarkets:UInt32}),
+  p_words AS (SELECT id, fresh, arrayJoin(words) AS word FROM p),
+  k_rare AS (SELECT ticker, fresh, word FROM k_words WHERE word IN (SELECT word FROM rare)),
+  shared AS (
+    -- Fresh Polymarket markets against every Kalshi market, then fresh Kalshi markets
+    -- against the rest (a full pass: every market is fresh, the second part is empty).
+    SELECT id, ticker, count() AS shared
+    FROM (
+      SELECT pw.id AS id, kw.ticker AS ticker
+      FROM (SELECT id, word FROM p_words WHERE fresh) AS pw
+      INNER JOIN (SELECT ticker, word FROM k_rare) AS kw ON pw.word = kw.word
+      UNION ALL
+      SELECT pw.id AS id, kw.ticker AS ticker
+      FROM (SELECT id, word FROM p_words WHERE NOT fresh) AS pw
+      INNER JOIN (SELECT ticker, word FROM k_rare WHERE fresh) AS kw ON pw.word = kw.word
+    )
+    GROUP BY id, ticker
+    HAVING shared >= 2
+  ),
+  -- The window and the best few per market on narrow rows, before any text is joined.
+  near AS (
+    SELECT shared.id AS id, shared.ticker AS ticker, shared.shared AS shared
+    FROM shared
+    INNER JOIN (SELECT id, endDate FROM p) AS p ON p.id = shared.id
+    INNER JOIN (SELECT ticker, close_time, expected_expiration_time FROM k) AS k ON k.ticker = shared.ticker
+    -- Kalshi's close_time can be a far backstop (the World Cup's: 2028); its expected settlement counts too.
+    WHERE p.endDate IS NULL OR k.close_time IS NULL
+      OR least(abs(dateDiff('hour', p.endDate, k.close_time)),
+               abs(dateDiff('hour', p.endDate, ifNull(k.expected_expiration_time, k.close_time)))) <= 24 * {windowDays:UInt16}
+    ORDER BY id, shared DESC, ticker
+    LIMIT {perMarket:UInt16} BY id
+  )
+SELECT
+  pm.id AS polymarket_id, pm.event_id AS polymarket_event_id, pm.question AS question,
+  pm.groupItemTitle AS groupItemTitle, pm.outcomes AS outcomes, pm.endDate AS endDate,
+  pe.description AS description, pe.title AS polymarket_event_title,
+  km.ticker AS kalshi_ticker, km.event_ticker AS kalshi_event_ticker, km.title AS title,
+  km.yes_sub_title AS yes_sub_title, km.close_time AS close_time,
+  km.expected_expiration_time AS expected_expiration_time, km.rules_primary AS rules_primary,
+  ke.title AS kalshi_event_title, km.floor_strike AS floor_strike, km.cap_strike AS cap_strike,
+  near.shared AS shared
+FROM near
+INNER JOIN (
+  SELECT id, event_id, question, groupItemTitle, outcomes, endDate FROM polymarket.markets_latest FINAL
+) AS pm ON pm.id = near.id
+INNER JOIN (
+  SELECT ticker, event_ticker, title, yes_sub_title, close_time, expected_expiration_time, rules_primary,
+    floor_strike, cap_strike
+  FROM kalshi.markets_latest FINAL
+) AS km ON km.ticker = near.ticker
+LEFT JOIN (SELECT id, title, description FROM polymarket.events_latest FINAL) AS pe ON pe.id = pm.event_id
+LEFT JOIN (SELECT event_ticker, title FROM kalshi.events_latest FINAL) AS ke ON ke.event_ticker = km.event_ticker
+ORDER BY polymarket_id, shared DESC, kalshi_ticker`;
+
+export async function runMatcher(deps: MatcherDeps, options: MatcherOptions = {}): Promise<MatcherOutcome> {
+  const started = performance.now();
+  const now = (deps.clock ?? (() => new Date()))();
+  const candidates = await deps.warehouse.query<CandidateRow>(CANDIDATES, {
+    params: {
+      stop: [...STOP_WORDS],
+      includeClosed: options.includeClosed ?? false,
+      windowDays: options.windowDays ?? 7,
+      perMarket: options.perMarket ?? 8,
+      maxTokenMarkets: options.maxTokenMarkets ?? 2_000,
+      incremental: options.since !== undefined,
+      since: toDateTime64((options.since ?? new Date(0)).getTime()),
+    },
+  });
+  const candidatesMs = Math.round(performance.now() - started);
+  const existing = await deps.warehouse.query<PairRow>(
+    `SELECT polymarket_id, kalshi_ticker, relation, orientation, score, method, reasons,
+       toString(matched_at) AS matched_at
+     FROM crossvenue.market_pairs FINAL`,
+  );
+  const known = new Map(existing.map((row) => [pairKey(row.polymarket_id, row.kalshi_ticker), row]));
+  // One same contract per market on each side: an admin's confirmed pair holds it first,
+  // then the best-scoring pair.
+  // A run that sees only new markets also keeps the matcher's own same-contract pairs it
+  // does not score again: a new market does not take an older market's place.
+  const taken = new Set<string>();
+  const scoredAgain = new Set(candidates.map((row) => pairKey(row.polymarket_id, row.kalshi_ticker)));
+  for (const row of existing) {
+    const holds =
+      row.method === "confirmed" ||
+      (options.since !== undefined &&
+        row.method === "auto" &&
+        !scoredAgain.has(pairKey(row.polymarket_id, row.kalshi_ticker)));
+    if (holds && row.relation === "same_contract") taken.add(`p:${row.polymarket_id}`).add(`k:${row.kalshi_ticker}`);
+  }
+
+  const scored = candidates
+    .map((row) => ({ row, verdict: comparePair(polymarketSide(row), kalshiSide(row)) }))
+    .filter(({ verdict }) => verdict.relation !== "different")
+    .sort((a, b) => b.verdict.score - a.verdict.score);
+  let reviewed = 0;
+  const found: PairRow[] = [];
+  for (const { row, verdict } of scored) {
+    const before = known.get(pairKey(row.polymarket_id, row.kalshi_ticker));
+    if (before && before.method !== "auto") {
+      reviewed++;
+      continue;
+    }
+    const final = onePerMarket(verdict, row, taken);
+    found.push({
+      polymarket_id: row.polymarket_id,
+      kalshi_ticker: row.kalshi_ticker,
+      relation: final.relation,
+      orientation: final.orientation,
+      score: final.score,
+      method: "auto",
+      reasons: [...final.reasons, ...final.conflicts.map((conflict) => `differs: ${conflict}`)],
+      matched_at: before?.matched_at ?? toDateTime64(now.getTime()),
+      event: { polymarket: row.polymarket_event_id, kalshi: row.kalshi_event_ticker },
+    });
+  }
+  // A pair the matcher already holds as it is now is not written again (runs come every snapshot).
+  const changed = found.filter((pair) => !isSame(pair, known.get(pairKey(pair.polymarket_id, pair.kalshi_ticker))));
+  if (changed.length > 0) {
+    await deps.warehouse.insert(
+      "crossvenue.market_pairs",
+      changed.map(({ event, ...pair }) => ({
+        ...pair,
+        polymarket_event_id: event?.polymarket ?? "",
+        kalshi_event_ticker: event?.kalshi ?? "",
+        reviewed_by: null,
+        updated_at: toDateTime64(now.getTime()),
+      })),
+    );
+    await writeEventPairs(deps.warehouse, now);
+  }
+  const outcome: MatcherOutcome = {
+    candidates: candidates.length,
+    sameContract: found.filter((pair) => pair.relation === "same_contract").length,
+    related: found.filter((pair) => pair.relation === "related").length,
+    written: changed.length,
+    reviewed,
+    candidatesMs,
+    durationMs: Math.round(performance.now() - started),
+  };
+  deps.logger?.info({ ...outcome }, "cross-venue pairs matched");
+  return outcome;
+}
+
+function onePerMarket(verdict: PairVerdict, row: CandidateRow, taken: Set<string>): PairVerdict {
+  if (verdict.relation !== "same_contract") return verdict;
+  const [p, k] = [`p:${row.polymarket_id}`, `k:${row.kalshi_ticker}`];
+  if (taken.has(p) || taken.has(k)) {
+    return {
+      ...verdict,
+      relation: "related",
+      conflicts: [...verdict.conflicts, "another market of the other venue matches it better"],
+    };
+  }
+  taken.add(p).add(k);
+  return verdict;
+}
+
+/** The events that hold paired markets, from the pairs as they stand (rejected ones left out). */
+export async function writeEventPairs(warehouse: Warehouse, now: Date): Promise<void> {
+  await warehouse.command(
+    `INSERT INTO crossvenue.event_pairs
+     SELECT polymarket_event_id, kalshi_event_ticker, count() AS market_pairs,
+       countIf(relation = 'same_contract') AS same_contract_pairs, max(score) AS score,
+       min(matched_at) AS matched_at, {now:DateTime64(3, 'UTC')} AS updated_at
+     FROM crossvenue.market_pairs FINAL
+     WHERE method != 'rejected' AND polymarket_event_id != '' AND kalshi_event_ticker != ''
+     GROUP BY polymarket_event_id, kalshi_event_ticker`,
+    { params: { now: toDateTime64(now.getTime()) } },
+  );
+}
+
+/** A Polymarket market as the engine reads it for the matcher (and for an admin's pair by hand). */
+export type PolymarketMarketText = Pick<
+  CandidateRow,
+  "polymarket_id" | "question" | "groupItemTitle" | "outcomes" | "endDate" | "description" | "polymarket_event_title"
+>;
+
+/** A Kalshi market as the engine reads it for the matcher. */
+export type KalshiMarketText = Pick<
+  CandidateRow,
+  | "kalshi_ticker"
+  | "title"
+  | "yes_sub_title"
+  | "close_time"
+  | "expected_expiration_time"
+  | "rules_primary"
+  | "kalshi_event_title"
+  | "floor_strike"
+  | "cap_strike"
+>;
+
+export function polymarketSide(row: PolymarketMarketText): PolymarketSide {
+  return {
+    id: row.polymarket_id,
+    question: row.question,
+    groupItemTitle: row.groupItemTitle || null,
+    outcomes: row.outcomes,
+    endDate: row.endDate,
+    description: row.description || null,
+    eventTitle: row.polymarket_event_title || null,
+  };
+}
+
+export function kalshiSide(row: KalshiMarketText): KalshiSide {
+  return {
+    ticker: row.kalshi_ticker,
+    title: row.title,
+    yes_sub_title: row.yes_sub_title || null,
+    close_time: row.close_time,
+    expected_expiration_time: row.expected_expiration_time,
+    rules_primary: row.rules_primary || null,
+    eventTitle: row.kalshi_event_title || null,
+    floor_strike: row.floor_strike === null ? null : Number(row.floor_strike),
+    cap_strike: row.cap_strike === null ? null : Number(row.cap_strike),
+  };
+}

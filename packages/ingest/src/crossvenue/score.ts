@@ -1,0 +1,242 @@
+/**
+ * Whether a Polymarket market and a Kalshi market are the same contract, in an answer a
+ * person can check: a score from 0 to 1 built from named parts (shared words, shared
+ * names, close dates, numbers), the reasons in words, and the conflicts that rule out
+ * "the same contract" whatever the score — a threshold, a date, a year or a resolution
+ * source that differs. Title similarity alone is known to pair markets that are not the
+ * same contract (the same question at another strike or date), so a conflict makes the
+ * pair `related` at best: a wrong pair is worse than a missing one.
+ *
+ * Pure: the labelled set in `fixtures/crossvenue/` measures it without an engine.
+ */
+import { actionsOf, featuresOf, type Quantity, sourcesOf, type TextFeatures } from "./features";
+
+export interface PolymarketSide {
+  id: string;
+  question: string;
+  groupItemTitle: string | null;
+  outcomes: readonly string[];
+  endDate: string | null;
+  /** The resolution text (the event's description). */
+  description: string | null;
+  eventTitle: string | null;
+}
+
+export interface KalshiSide {
+  ticker: string;
+  title: string;
+  yes_sub_title: string | null;
+  close_time: string | null;
+  /** When Kalshi expects the market to settle; `close_time` can be a far backstop (World Cup: 2028). */
+  expected_expiration_time?: string | null;
+  rules_primary: string | null;
+  eventTitle: string | null;
+  floor_strike?: number | null;
+  cap_strike?: number | null;
+}
+
+export type Relation = "same_contract" | "related" | "different";
+
+export interface PairVerdict {
+  relation: Relation;
+  /** `same` when Polymarket's first outcome means Kalshi's yes. */
+  orientation: "same" | "inverse";
+  score: number;
+  /** What matched, in words. */
+  reasons: string[];
+  /** What differs, in words; any one keeps the pair from being the same contract. */
+  conflicts: string[];
+}
+
+/**
+ * What a conflict says: another question altogether (another outcome of the group,
+ * another act, nobody in common) makes the pair `different`; other terms of the same
+ * question (a threshold, a date, a source) make it `related`.
+ */
+type Conflicts = string[] & { otherQuestion?: boolean };
+
+/** The score from which a pair without conflicts is the same contract, and from which one is related. */
+export const SAME_CONTRACT_SCORE = 0.6;
+export const RELATED_SCORE = 0.42;
+
+const DAY_MS = 86_400_000;
+
+export function comparePair(polymarket: PolymarketSide, kalshi: KalshiSide): PairVerdict {
+  const pText = [polymarket.question, polymarket.groupItemTitle].filter(Boolean).join(" — ");
+  const kText = [kalshi.title, kalshi.yes_sub_title].filter(Boolean).join(" — ");
+  const p = featuresOf(pText);
+  const k = featuresOf(kText);
+  // The event's title names what a market's own text may leave out ("Above 4.5%").
+  const pContext = featuresOf(`${polymarket.eventTitle ?? ""} ${pText}`);
+  const kContext = featuresOf(`${kalshi.eventTitle ?? ""} ${kText}`);
+  const reasons: string[] = [];
+  const conflicts: Conflicts = [];
+
+  const sharedWords = intersection(pContext.words, kContext.words);
+  const words = dice(pContext.words, kContext.words);
+  if (sharedWords.length > 0) reasons.push(`shared words: ${sharedWords.slice(0, 8).join(", ")}`);
+
+  const sharedNames = intersection(pContext.entities, kContext.entities);
+  const names =
+    pContext.entities.size > 0 && kContext.entities.size > 0
+      ? sharedNames.length / Math.min(pContext.entities.size, kContext.entities.size)
+      : words;
+  if (sharedNames.length > 0) reasons.push(`names on both: ${sharedNames.slice(0, 5).join(", ")}`);
+  else if (pContext.entities.size > 0 && kContext.entities.size > 0) otherQuestion(conflicts, "no name in common");
+
+  const closes = closeDays(polymarket.endDate, [kalshi.close_time, kalshi.expected_expiration_time ?? null]);
+  let dates = 0.5;
+  if (closes !== undefined) {
+    dates = closes <= 1 ? 1 : closes <= 3 ? 0.6 : closes <= 7 ? 0.25 : 0;
+    if (closes <= 1) reasons.push("they close the same day");
+    else if (closes <= 3) reasons.push(`they close ${Math.round(closes)} days apart`);
+    else conflicts.push(`they close ${Math.round(closes)} days apart`);
+  }
+
+  const numbers = compareNumbers(p, k, kalshi, reasons, conflicts);
+  compareDates(p, k, reasons, conflicts);
+  compareSources(polymarket.description, kalshi.rules_primary, reasons, conflicts);
+  compareLabels(polymarket, kalshi, reasons, conflicts);
+  compareActions(pText, kText, reasons, conflicts);
+
+  const score = round(0.45 * words + 0.25 * names + 0.15 * dates + 0.15 * numbers);
+  const orientation = orientationOf(polymarket, p, k);
+  if (orientation === "inverse") reasons.push("opposite sides: Polymarket's first outcome is Kalshi's no");
+  const relation: Relation =
+    score >= SAME_CONTRACT_SCORE && conflicts.length === 0
+      ? "same_contract"
+      : score >= RELATED_SCORE && !conflicts.otherQuestion && sharedNames.length + sharedWords.length >= 2
+        ? "related"
+        : "different";
+  return { relation, orientation, score, reasons, conflicts: [...conflicts] };
+}
+
+/** 1 when the thresholds agree (or neither names one), 0 when they differ. */
+function compareNumbers(
+  p: TextFeatures,
+  k: TextFeatures,
+  kalshi: KalshiSide,
+  reasons: string[],
+  conflicts: string[],
+): number {
+  const kQuantities: Quantity[] = [...k.quantities];
+  for (const strike of [kalshi.floor_strike, kalshi.cap_strike]) {
+    if (strike !== null && strike !== undefined && !kQuantities.some((q) => q.value === strike)) {
+      kQuantities.push({ value: strike, unit: "" });
+    }
+  }
+  if (p.quantities.length === 0 || kQuantities.length === 0)
+    return p.quantities.length === kQuantities.length ? 1 : 0.5;
+  const same = p.quantities.filter((q) => kQuantities.some((other) => sameQuantity(q, other)));
+  if (same.length > 0) {
+    reasons.push(`same number: ${same.map(quantityText).join(", ")}`);
+    return 1;
+  }
+  conflicts.push(
+    `numbers differ: ${p.quantities.map(quantityText).join(", ")} vs ${kQuantities.map(quantityText).join(", ")}`,
+  );
+  return 0;
+}
+
+function sameQuantity(a: Quantity, b: Quantity): boolean {
+  const unitsAgree = a.unit === b.unit || a.unit === "" || b.unit === "";
+  return unitsAgree && Math.abs(a.value - b.value) <= Math.max(1e-9, Math.abs(a.value) * 1e-6);
+}
+
+function quantityText(quantity: Quantity): string {
+  const value = quantity.value.toLocaleString("en-US", { maximumFractionDigits: 4 });
+  return quantity.unit === "$" ? `$${value}` : `${value}${quantity.unit}`;
+}
+
+function compareDates(p: TextFeatures, k: TextFeatures, reasons: string[], conflicts: string[]): void {
+  const day = (date: string) => date.slice(-5);
+  if (p.dates.length > 0 && k.dates.length > 0) {
+    const shared = p.dates.filter((date) => k.dates.some((other) => day(other) === day(date)));
+    if (shared.length > 0) reasons.push(`same date: ${shared.map(day).join(", ")}`);
+    else conflicts.push(`dates differ: ${p.dates.join(", ")} vs ${k.dates.join(", ")}`);
+  }
+  if (p.years.size > 0 && k.years.size > 0 && intersection(p.years, k.years).length === 0) {
+    conflicts.push(`years differ: ${[...p.years].join(", ")} vs ${[...k.years].join(", ")}`);
+  }
+}
+
+function compareSources(
+  description: string | null,
+  rules: string | null,
+  reasons: string[],
+  conflicts: string[],
+): void {
+  if (!description || !rules) return;
+  const pSources = sourcesOf(description);
+  const kSources = sourcesOf(rules);
+  if (pSources.size === 0 || kSources.size === 0) return;
+  const shared = intersection(pSources, kSources);
+  if (shared.length > 0) reasons.push(`resolved by the same source: ${shared.join(", ")}`);
+  else conflicts.push(`resolution sources differ: ${[...pSources].join(", ")} vs ${[...kSources].join(", ")}`);
+}
+
+/**
+ * The outcome a market stands for inside a group (Polymarket's `groupItemTitle`, Kalshi's
+ * `yes_sub_title`: a candidate, a bracket): two markets of the same question group with
+ * different outcomes are different contracts, however alike their titles.
+ */
+function compareLabels(polymarket: PolymarketSide, kalshi: KalshiSide, reasons: string[], conflicts: Conflicts): void {
+  const label = polymarket.groupItemTitle?.trim();
+  const yes = kalshi.yes_sub_title?.trim();
+  if (!label || !yes) return;
+  const [labelWords, yesWords] = [featuresOf(label), featuresOf(yes)];
+  const isSame =
+    label.toLowerCase() === yes.toLowerCase() ||
+    dice(labelWords.words, yesWords.words) >= 0.6 ||
+    intersection(labelWords.entities, yesWords.entities).length > 0;
+  if (isSame) reasons.push(`same outcome: "${label}" / "${yes}"`);
+  else if (labelWords.quantities.length === 0 || yesWords.quantities.length === 0) {
+    // Brackets with numbers are left to the numbers' comparison.
+    otherQuestion(conflicts, `outcomes differ: "${label}" vs "${yes}"`);
+  }
+}
+
+/** Both questions ask the same act of their subject; said only when both name one. */
+function compareActions(pText: string, kText: string, reasons: string[], conflicts: Conflicts): void {
+  const [p, k] = [actionsOf(pText), actionsOf(kText)];
+  if (p.size === 0 || k.size === 0) return;
+  const onlyP = [...p].filter((action) => !k.has(action));
+  const onlyK = [...k].filter((action) => !p.has(action));
+  if (onlyP.length === 0 && onlyK.length === 0) reasons.push(`asks the same: ${[...p].join(", ")}`);
+  else
+    otherQuestion(conflicts, `asks something else: ${[...p].join(", ")} (Polymarket) vs ${[...k].join(", ")} (Kalshi)`);
+}
+
+function otherQuestion(conflicts: Conflicts, text: string): void {
+  conflicts.push(text);
+  conflicts.otherQuestion = true;
+}
+
+function orientationOf(polymarket: PolymarketSide, p: TextFeatures, k: TextFeatures): "same" | "inverse" {
+  const first = polymarket.outcomes[0]?.toLowerCase();
+  const flipped = first === "no";
+  const opposite = p.direction !== undefined && k.direction !== undefined && p.direction !== k.direction;
+  return flipped !== opposite ? "inverse" : "same";
+}
+
+/** Days between Polymarket's end and the nearest of Kalshi's dates. */
+function closeDays(end: string | null, kalshiDates: readonly (string | null)[]): number | undefined {
+  const first = end ? Date.parse(end) : Number.NaN;
+  const distances = kalshiDates
+    .map((date) => (date ? Math.abs(first - Date.parse(date)) / DAY_MS : Number.NaN))
+    .filter((days) => !Number.isNaN(days));
+  return distances.length === 0 ? undefined : Math.min(...distances);
+}
+
+function intersection<T>(a: Set<T>, b: Set<T>): T[] {
+  return [...a].filter((value) => b.has(value));
+}
+
+function dice(a: Set<string>, b: Set<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  return (2 * intersection(a, b).length) / (a.size + b.size);
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
