@@ -20,12 +20,17 @@ import { isApiPath, serveSpa } from "./http/spa";
 import { deleteAllowList } from "./routes/admin/delete-allow-list";
 import { deleteWaitlist } from "./routes/admin/delete-waitlist";
 import { getAllowList } from "./routes/admin/get-allow-list";
+import { getCrossVenuePairs } from "./routes/admin/get-crossvenue-pairs";
+import { getCrossVenueReviews } from "./routes/admin/get-crossvenue-reviews";
 import { getAdminQueryRuns } from "./routes/admin/get-query-runs";
 import { getAdminSyncRuns } from "./routes/admin/get-sync-runs";
 import { getAdminUsers } from "./routes/admin/get-users";
 import { getWaitlist } from "./routes/admin/get-waitlist";
 import { postAllowList } from "./routes/admin/post-allow-list";
 import { postApproveWaitlist } from "./routes/admin/post-approve-waitlist";
+import { postConfirmCrossVenuePair } from "./routes/admin/post-confirm-crossvenue-pair";
+import { postCrossVenuePair } from "./routes/admin/post-crossvenue-pair";
+import { postRejectCrossVenuePair } from "./routes/admin/post-reject-crossvenue-pair";
 import { postGenerate } from "./routes/assistant/post-generate";
 import { postGenerateStream } from "./routes/assistant/post-generate-stream";
 import { getSession } from "./routes/auth/get-session";
@@ -203,6 +208,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   getAdminUsers(app, { db, adminEmails });
   getAdminSyncRuns(app, { warehouse: deps.warehouse });
   getAdminQueryRuns(app, { db, queryRuns: deps.queryRuns });
+  const pairReviews = { warehouse: deps.warehouse, db, clock: deps.clock };
+  getCrossVenuePairs(app, pairReviews);
+  postCrossVenuePair(app, pairReviews);
+  postConfirmCrossVenuePair(app, pairReviews);
+  postRejectCrossVenuePair(app, pairReviews);
+  getCrossVenueReviews(app, pairReviews);
 
   if (deps.webRoot) serveSpa(app, deps.webRoot);
 

@@ -11,6 +11,7 @@ import {
   ZVerifyRequest,
 } from "./auth";
 import { ZSampleData, ZSampleQuery, ZTable, ZTableList, ZTableParams, ZTablesQuery } from "./catalog";
+import { crossVenueEndpoints } from "./crossvenue";
 import { defineEndpoint, QUERY_BODY_BYTES } from "./endpoint";
 import { errorResponse, NO_CONTENT, UNAUTHORIZED, ZApiError } from "./errors";
 import { ZExportQueryRequest } from "./export";
@@ -341,6 +342,7 @@ export const endpoints = {
   }),
 
   ...adminEndpoints,
+  ...crossVenueEndpoints,
   ...assistantEndpoints,
   ...screenEndpoints,
   ...marketEndpoints,

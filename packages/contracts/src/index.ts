@@ -2,6 +2,7 @@ export * from "./admin";
 export * from "./assistant";
 export * from "./auth";
 export * from "./catalog";
+export * from "./crossvenue";
 export {
   bodyLimitOf,
   DEFAULT_BODY_BYTES,

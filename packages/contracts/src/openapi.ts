@@ -26,7 +26,8 @@ export function buildOpenApiDocument(endpoints: Record<string, Endpoint>, option
       ...(endpoint.body
         ? {
             requestBody: {
-              required: true,
+              // The server reads an empty body as `{}`: optional when every field is.
+              required: !endpoint.body.safeParse({}).success,
               content: { "application/json": { schema: toSchema(endpoint.body, "input") } },
             },
           }

@@ -5,7 +5,7 @@
  * pages (each with `to`) are a navigation of links instead, the current one marked
  * `aria-current="page"`, with the same look and the same keys (a link is followed).
  */
-import type { KeyboardEvent, ReactNode } from "react";
+import { type KeyboardEvent, type ReactNode, useEffect, useRef } from "react";
 import { NavLink, useNavigate } from "react-router";
 import styles from "./Tabs.module.css";
 
@@ -40,6 +40,12 @@ export function Tabs<Id extends string>({
   className,
 }: TabsProps<Id>) {
   const navigate = useNavigate();
+  const strip = useRef<HTMLElement & HTMLDivElement>(null);
+  // On a narrow screen the strip scrolls sideways: the selected tab is brought into it.
+  useEffect(() => {
+    const current = strip.current?.querySelector<HTMLElement>(`[data-tab="${CSS.escape(selected)}"]`);
+    current?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }, [selected]);
   const isNavigation = tabs.every((tab) => tab.to !== undefined);
   const choose = (tab: Tab<Id>) => {
     if (tab.to !== undefined) void navigate(tab.to);
@@ -59,12 +65,12 @@ export function Tabs<Id extends string>({
 
   if (isNavigation) {
     return (
-      <nav className={classes} aria-label={label} onKeyDown={onKeyDown}>
+      <nav ref={strip} className={classes} aria-label={label} onKeyDown={onKeyDown}>
         {tabs.map((tab) => (
           <NavLink
             key={tab.id}
             to={tab.to ?? ""}
-            data-tab
+            data-tab={tab.id}
             className={tab.id === selected ? `${styles.tab} ${styles.selected}` : styles.tab}
             aria-current={tab.id === selected ? "page" : undefined}
           >
@@ -76,7 +82,7 @@ export function Tabs<Id extends string>({
     );
   }
   return (
-    <div className={classes} role="tablist" aria-label={label} onKeyDown={onKeyDown}>
+    <div ref={strip} className={classes} role="tablist" aria-label={label} onKeyDown={onKeyDown}>
       {tabs.map((tab) => {
         const isSelected = tab.id === selected;
         return (
@@ -84,7 +90,7 @@ export function Tabs<Id extends string>({
             key={tab.id}
             type="button"
             role="tab"
-            data-tab
+            data-tab={tab.id}
             id={tabId(idPrefix, tab.id)}
             aria-selected={isSelected}
             aria-controls={panelId(idPrefix, tab.id)}

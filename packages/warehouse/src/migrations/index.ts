@@ -7,6 +7,7 @@ import { latestWithoutRaw } from "./0006-latest-without-raw";
 import { historyTables } from "./0007-history-tables";
 import { catalogViews } from "./0008-catalog-views";
 import { crossVenue } from "./0009-crossvenue";
+import { pairReviews } from "./0010-pair-reviews";
 import type { WarehouseMigration } from "./types";
 
 /** Every warehouse migration, in the order it is applied. Append only. */
@@ -20,6 +21,7 @@ export const warehouseMigrations: readonly WarehouseMigration[] = [
   historyTables,
   catalogViews,
   crossVenue,
+  pairReviews,
 ];
 
 export type { WarehouseMigration } from "./types";

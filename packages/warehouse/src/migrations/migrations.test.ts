@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { marketTextLowCardinality } from "./0004-market-text-low-cardinality";
 import { marketDayProjection } from "./0005-market-day-projection";
 import { latestWithoutRaw } from "./0006-latest-without-raw";
+import { pairReviews } from "./0010-pair-reviews";
 import { warehouseMigrations } from "./index";
 
 describe("warehouse migrations", () => {
@@ -51,5 +52,19 @@ describe("warehouse migrations", () => {
     expect(cluster).toContain("ALTER TABLE kalshi.markets_latest_local ON CLUSTER `main` DROP COLUMN IF EXISTS raw");
     expect(cluster).toContain("ALTER TABLE kalshi.markets_latest ON CLUSTER `main` DROP COLUMN IF EXISTS raw");
     expect(cluster).toHaveLength(8);
+  });
+
+  it("log pair reviews in internal, replicated and sharded by the Polymarket market on a cluster", () => {
+    const [single] = pairReviews.statements({ cluster: undefined });
+    expect(single).toMatch(/^CREATE TABLE IF NOT EXISTS internal\.pair_reviews\n/);
+    expect(single).toContain("ENGINE = MergeTree()");
+    const cluster = pairReviews.statements({ cluster: "main" });
+    expect(cluster).toHaveLength(2);
+    expect(cluster[0]).toContain(
+      "ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/internal/pair_reviews_local', '{replica}')",
+    );
+    expect(cluster[1]).toContain(
+      "ENGINE = Distributed('main', 'internal', 'pair_reviews_local', cityHash64(polymarket_id))",
+    );
   });
 });

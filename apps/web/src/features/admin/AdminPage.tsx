@@ -7,6 +7,7 @@ import { useSession } from "../auth/session";
 import { AllowListSection, WaitlistSection } from "./AccessSections";
 import { QueryRunsSection, SyncRunsSection, UsersSection } from "./ActivitySections";
 import styles from "./admin.module.css";
+import { CrossVenueSection } from "./CrossVenueSection";
 
 const sections = [
   { id: "allow-list", label: "Allow-list", Component: AllowListSection },
@@ -14,6 +15,7 @@ const sections = [
   { id: "users", label: "Users", Component: UsersSection },
   { id: "sync-runs", label: "Sync runs", Component: SyncRunsSection },
   { id: "query-runs", label: "Query runs", Component: QueryRunsSection },
+  { id: "cross-venue", label: "Cross-venue", Component: CrossVenueSection },
 ] as const;
 
 export function AdminPage() {
@@ -28,7 +30,7 @@ export function AdminPage() {
       <PageHeader
         eyebrow="Admin"
         title="Run Epicenter"
-        description="Who gets in, who is waiting, and how the data and queries are doing."
+        description="Who gets in, who is waiting, how the data and queries are doing, and which markets pair across the venues."
       />
       <Tabs
         label="Admin sections"

@@ -9,12 +9,15 @@ export function AdminTable<Row>({
   columns,
   rowKey,
   empty,
+  className,
 }: {
   query: { isPending: boolean; isError: boolean; error: Error | null };
   rows: Row[] | undefined;
   columns: Array<{ header: string; cell: (row: Row) => ReactNode; isNumeric?: boolean }>;
   rowKey: (row: Row) => string;
   empty: string;
+  /** For a section that lays its rows out its own way (cards on a phone); each cell carries its header as `data-label`. */
+  className?: string;
 }) {
   if (query.isPending) {
     return (
@@ -26,7 +29,7 @@ export function AdminTable<Row>({
   if (query.isError) return <div className={styles.state}>Could not load: {query.error?.message}</div>;
   if (!rows || rows.length === 0) return <div className={styles.state}>{empty}</div>;
   return (
-    <div className={styles.tableWrap}>
+    <div className={className ? `${styles.tableWrap} ${className}` : styles.tableWrap}>
       <table className={styles.table}>
         <thead>
           <tr>
@@ -41,7 +44,11 @@ export function AdminTable<Row>({
           {rows.map((row) => (
             <tr key={rowKey(row)}>
               {columns.map((column) => (
-                <td key={column.header} className={column.isNumeric ? styles.numeric : undefined}>
+                <td
+                  key={column.header}
+                  className={column.isNumeric ? styles.numeric : undefined}
+                  data-label={column.header || undefined}
+                >
                   {column.cell(row)}
                 </td>
               ))}

@@ -1,5 +1,5 @@
-import { endpoints } from "@epicenter/contracts";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { endpoints, type ManualPairRequest, type PairListQuery } from "@epicenter/contracts";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { call } from "../../lib/api";
 
 export const useAllowList = () =>
@@ -28,6 +28,19 @@ export const useQueryRuns = (errorsOnly: boolean) =>
       call(endpoints.adminQueryRuns, { query: { errors_only: errorsOnly ? "true" : "false" } }, { signal }),
   });
 
+export const useCrossVenuePairs = (query: PairListQuery) =>
+  useQuery({
+    queryKey: ["admin", "crossvenue-pairs", query],
+    queryFn: ({ signal }) => call(endpoints.adminListPairs, { query }, { signal }),
+    // The tabs' counts and the rows stay while the next filter or page loads.
+    placeholderData: keepPreviousData,
+  });
+export const usePairReviews = () =>
+  useQuery({
+    queryKey: ["admin", "crossvenue-reviews"],
+    queryFn: ({ signal }) => call(endpoints.adminPairReviews, { query: { limit: 200 } }, { signal }),
+  });
+
 /** Every admin change refreshes the admin views it may have touched. */
 function useAdminMutation<Input>(mutationFn: (input: Input) => Promise<unknown>) {
   const queryClient = useQueryClient();
@@ -45,3 +58,18 @@ export const useApproveWaitlisted = () =>
   useAdminMutation((email: string) => call(endpoints.adminApproveWaitlist, { params: { email } }));
 export const useRemoveFromWaitlist = () =>
   useAdminMutation((email: string) => call(endpoints.adminRemoveWaitlist, { params: { email } }));
+
+export interface PairDecision {
+  polymarketId: string;
+  kalshiTicker: string;
+  action: "confirm" | "reject";
+}
+export const useDecidePair = () =>
+  useAdminMutation(({ polymarketId, kalshiTicker, action }: PairDecision) => {
+    const params = { polymarket_id: polymarketId, kalshi_ticker: kalshiTicker };
+    return action === "confirm"
+      ? call(endpoints.adminConfirmPair, { params })
+      : call(endpoints.adminRejectPair, { params });
+  });
+export const useAddPair = () =>
+  useAdminMutation((request: ManualPairRequest) => call(endpoints.adminAddPair, { body: request }));
