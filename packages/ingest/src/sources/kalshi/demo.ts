@@ -10,14 +10,21 @@ import { isComboEvent, type KalshiEventRow, type KalshiMarketRow, mapKalshiEvent
 /** The `sync_timestamp` of seed rows; each generated step replaces it. */
 const SEED_TIME = "1970-01-01 00:00:00.000";
 
+/**
+ * An active market's last price at step `n`. The moves are a `REPLACE` list, where a name
+ * is the seed's column, never another move: every quote written from it says it again.
+ */
+const MOVED_PRICE =
+  "round(greatest(0.01, least(0.99, coalesce(last_price_dollars, 0.5) + 0.06 * sin((cityHash64(ticker) % 1000) + n / 18.0))), 2)";
+
 export const kalshiDemo: DemoSeed = {
   moves: {
     markets: (traded) => `,
-    if(status != 'active', last_price_dollars, round(greatest(0.01, least(0.99, coalesce(last_price_dollars, 0.5) + 0.06 * sin((cityHash64(ticker) % 1000) + n / 18.0))), 2)) AS last_price_dollars,
-    if(status != 'active', yes_bid_dollars, greatest(0, last_price_dollars - 0.01)) AS yes_bid_dollars,
-    if(status != 'active', yes_ask_dollars, least(1, last_price_dollars + 0.01)) AS yes_ask_dollars,
-    if(status != 'active', no_bid_dollars, greatest(0, 1 - last_price_dollars - 0.01)) AS no_bid_dollars,
-    if(status != 'active', no_ask_dollars, least(1, 1 - last_price_dollars + 0.01)) AS no_ask_dollars,
+    if(status != 'active', last_price_dollars, ${MOVED_PRICE}) AS last_price_dollars,
+    if(status != 'active', yes_bid_dollars, round(greatest(0, ${MOVED_PRICE} - 0.01), 4)) AS yes_bid_dollars,
+    if(status != 'active', yes_ask_dollars, round(least(1, ${MOVED_PRICE} + 0.01), 4)) AS yes_ask_dollars,
+    if(status != 'active', no_bid_dollars, round(greatest(0, 1 - ${MOVED_PRICE} - 0.01), 4)) AS no_bid_dollars,
+    if(status != 'active', no_ask_dollars, round(least(1, 1 - ${MOVED_PRICE} + 0.01), 4)) AS no_ask_dollars,
     round(coalesce(volume, 0) * (0.7 + 0.3 * ${traded("ticker")}), 2) AS volume,
     round(coalesce(volume_24h, 0) * (0.6 + 0.4 * abs(sin(n / 24.0 + cityHash64(ticker) % 7))), 2) AS volume_24h,
     round(coalesce(open_interest, 0) * (0.8 + 0.2 * (n + 1) / {steps:UInt32}), 2) AS open_interest`,

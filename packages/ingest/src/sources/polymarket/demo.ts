@@ -12,14 +12,21 @@ import { GammaBatchWriter } from "./page-batch";
 /** The `sync_timestamp` of seed rows; each generated step replaces it. */
 const SEED_TIME = "1970-01-01 00:00:00.000";
 
+/**
+ * An open market's Yes price at step `n`. The moves are a `REPLACE` list, where a name is
+ * the seed's column, never another move: every price written from it says it again.
+ */
+const MOVED_YES =
+  "round(greatest(0.001, least(0.999, coalesce(yes_probability, 0.5) + 0.06 * sin((cityHash64(id) % 1000) + n / 18.0))), 3)";
+
 export const polymarketDemo: DemoSeed = {
   moves: {
     markets: (traded) => `,
-    if(ifNull(closed, false), yes_probability, round(greatest(0.001, least(0.999, coalesce(yes_probability, 0.5) + 0.06 * sin((cityHash64(id) % 1000) + n / 18.0))), 3)) AS yes_probability,
-    if(ifNull(closed, false) OR empty(outcomePrices), outcomePrices, [ifNull(yes_probability, 0.5), round(1 - ifNull(yes_probability, 0.5), 3)]) AS outcomePrices,
-    if(ifNull(closed, false), lastTradePrice, yes_probability) AS lastTradePrice,
-    if(ifNull(closed, false), bestBid, greatest(0, yes_probability - 0.005)) AS bestBid,
-    if(ifNull(closed, false), bestAsk, least(1, yes_probability + 0.005)) AS bestAsk,
+    if(ifNull(closed, false), yes_probability, ${MOVED_YES}) AS yes_probability,
+    if(ifNull(closed, false) OR empty(outcomePrices), outcomePrices, [${MOVED_YES}, round(1 - ${MOVED_YES}, 3)]) AS outcomePrices,
+    if(ifNull(closed, false), lastTradePrice, ${MOVED_YES}) AS lastTradePrice,
+    if(ifNull(closed, false), bestBid, round(greatest(0, ${MOVED_YES} - 0.005), 4)) AS bestBid,
+    if(ifNull(closed, false), bestAsk, round(least(1, ${MOVED_YES} + 0.005), 4)) AS bestAsk,
     round(coalesce(volume, 0) * (0.7 + 0.3 * ${traded("id")}), 2) AS volume,
     round(coalesce(volume24hr, 0) * (0.6 + 0.4 * abs(sin(n / 24.0 + cityHash64(id) % 7))), 2) AS volume24hr,
     if(ifNull(closed, false) OR ifNull(volume, 0) = 0, lastTradeTime, ts - toIntervalSecond(cityHash64(id, n) % 600)) AS lastTradeTime`,
