@@ -1,7 +1,7 @@
 /**
  * Dashboards in a real browser on the demo dataset: the list and its search, both Pulse
  * dashboards with every tile showing data and none failing, a tile opening its SQL in the
- * editor, the arbitrage monitor's coming-soon view, and the phone layout.
+ * editor, the arbitrage monitor's pairs and gaps, and the phone layout.
  */
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -50,7 +50,7 @@ describe("dashboards", () => {
     expect(await cards.nth(0).textContent()).toContain("Polymarket Pulse");
     expect(await cards.nth(1).textContent()).toContain("Kalshi Pulse");
     expect(await cards.nth(2).textContent()).toContain("Cross-Platform Arbitrage");
-    expect(await cards.nth(2).textContent()).toContain("Coming soon");
+    expect(await cards.nth(2).textContent()).not.toContain("Coming soon");
     expect(await cards.nth(0).textContent()).toContain("5min");
     const create = page.getByRole("button", { name: /Create Dashboard/ });
     expect(await create.isDisabled()).toBe(true);
@@ -99,13 +99,59 @@ describe("dashboards", () => {
     });
   }
 
-  it("shows the arbitrage monitor as coming soon", async () => {
+  it("shows open same-contract pairs of both venues with their gaps, links to both markets and the gap over time", async () => {
     const { page } = wide;
-    await page.goto(`${baseUrl}/dashboards/arbitrage-monitor`);
+    // The server pairs the markets after its first snapshot of each venue.
+    await expect
+      .poll(
+        async () => {
+          await page.goto(`${baseUrl}/dashboards/arbitrage-monitor`);
+          const states = await waitForTiles(page);
+          return Object.values(states).every((state) => state === "ready");
+        },
+        { timeout: 120_000, interval: 2_000 },
+      )
+      .toBe(true);
     await page.getByRole("heading", { level: 1, name: "Cross-Platform Arbitrage" }).waitFor();
-    await page.getByRole("heading", { name: "Coming soon" }).waitFor();
-    expect(await page.getByTestId("dashboard-tile").count()).toBe(0);
-    await wide.screenshot("dashboard-arbitrage-1440");
+    expect(await page.getByTestId("tile-error").count()).toBe(0);
+    // What a gap is not, said; never a promise of profit.
+    expect(await page.getByText(/A gap is not a profit/).count()).toBeGreaterThan(0);
+    expect(await page.locator("body").textContent()).not.toMatch(/guaranteed|risk-free|free money/i);
+
+    const pairs = page.getByRole("article", { name: "Open pairs, widest gap first" });
+    const firstRow = pairs.locator("tbody tr").first();
+    expect(await pairs.locator("tbody tr").count()).toBeGreaterThan(0);
+    expect(await firstRow.locator('a[href^="/markets/polymarket/"]').count()).toBe(1);
+    expect(await firstRow.locator('a[href^="/markets/kalshi/"]').count()).toBe(1);
+    // Quotes and gaps in cents.
+    expect(await firstRow.textContent()).toMatch(/\d+\.\d¢/);
+
+    // One line per pair in the gap chart, named in its legend.
+    const chart = page.getByRole("article", { name: "Gap over time, widest pairs" });
+    expect(await chart.locator(".recharts-legend-item").count()).toBeGreaterThanOrEqual(2);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, "dashboard-arbitrage-monitor-1440.png"), fullPage: true });
+
+    // A pair's Kalshi market opens its page.
+    const kalshi = firstRow.locator('a[href^="/markets/kalshi/"]');
+    const ticker = (await kalshi.textContent()) ?? "";
+    await kalshi.click();
+    await page.waitForURL((url) => url.pathname === `/markets/kalshi/${encodeURIComponent(ticker)}`);
+
+    await page.goto(`${baseUrl}/dashboards/arbitrage-monitor`);
+    await waitForTiles(page);
+    await pairs.getByRole("link", { name: /in the editor/ }).click();
+    await page.waitForURL((url) => url.pathname === "/queries/new");
+    expect(new URL(page.url()).searchParams.get("sql")).toContain("crossvenue.market_pairs");
+  });
+
+  it("fits the arbitrage monitor on a phone", async () => {
+    const { page } = phone;
+    await page.goto(`${baseUrl}/dashboards/arbitrage-monitor`);
+    const states = await waitForTiles(page);
+    expect(Object.values(states).every((state) => state === "ready")).toBe(true);
+    const width = await page.evaluate<number>("document.documentElement.scrollWidth");
+    expect(width).toBeLessThanOrEqual(390);
+    await phone.screenshot("dashboard-arbitrage-monitor-390");
   });
 
   it("fits a phone with refresh controls above the bottom navigation", async () => {

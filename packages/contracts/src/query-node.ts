@@ -29,6 +29,13 @@ export const ZChartSpec = z
     type: z.enum(["line", "bar", "area", "scatter"]),
     x: z.string().min(1).describe("Column on the x axis"),
     y: z.array(z.string().min(1)).min(1).max(8).describe("Columns plotted on the y axis"),
+    series: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "A column whose values split the first y column into one series each (rows in long form: x, series, value); up to 8 series, in order of first appearance",
+      ),
   })
   .meta({ id: "ChartSpec" });
 export type ChartSpec = z.infer<typeof ZChartSpec>;

@@ -56,6 +56,7 @@ export const ZValueFormat = z.enum([
   "count",
   "usd",
   "price",
+  "cents",
   "contracts",
   "probability",
   "percent",

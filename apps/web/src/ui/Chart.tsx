@@ -20,7 +20,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { rightAxisSeries } from "./chart-model";
+import { pivotSeries, rightAxisSeries } from "./chart-model";
 import { formatValue, toNumber, type ValueKind } from "./format";
 import { tokenValue } from "./tokens";
 
@@ -31,6 +31,8 @@ export interface ChartProps {
   rows: ReadonlyArray<Record<string, unknown>>;
   x: string;
   y: readonly string[];
+  /** A column whose values split `y[0]` into one series each (rows in long form). */
+  series?: string | undefined;
   formats?: Readonly<Record<string, ValueKind>>;
   /** Pixels, or a percentage of a parent that has a height of its own. */
   height?: number | `${number}%`;
@@ -81,7 +83,31 @@ export function seriesLabel(column: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-export function Chart({
+/** A chart, its rows first pivoted to one column per series when `series` is given. */
+export function Chart({ series, ...props }: ChartProps) {
+  const value = props.y[0];
+  const pivoted = useMemo(
+    () => (series && value ? pivotSeries(props.rows, props.x, series, value) : null),
+    [series, value, props.rows, props.x],
+  );
+  if (!pivoted || !value) return <WideChart {...props} />;
+  // Every series is the same quantity: one format, one axis, and a legend to tell them apart.
+  const format = props.formats?.[value];
+  const formats = { ...props.formats, ...(format ? Object.fromEntries(pivoted.y.map((name) => [name, format])) : {}) };
+  return (
+    <WideChart
+      {...props}
+      rows={pivoted.rows}
+      y={pivoted.y}
+      formats={formats}
+      labelOf={(name) => name}
+      hasSharedAxis
+      hasLegend
+    />
+  );
+}
+
+function WideChart({
   type,
   rows,
   x,
@@ -95,7 +121,7 @@ export function Chart({
   markers = [],
   syncId,
   hasXAxisTicks = true,
-}: ChartProps) {
+}: Omit<ChartProps, "series">) {
   const colors = useMemo(chartColors, []);
   const axis = { ...AXIS, stroke: colors.axis };
   const data = rows.map((row) => {

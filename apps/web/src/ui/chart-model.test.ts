@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isLastBucketPartial, rightAxisSeries } from "./chart-model";
+import { isLastBucketPartial, MAX_SERIES, pivotSeries, rightAxisSeries } from "./chart-model";
 
 describe("rightAxisSeries", () => {
   it("puts a series orders of magnitude apart from the first on the right axis", () => {
@@ -30,5 +30,33 @@ describe("isLastBucketPartial", () => {
     expect(isLastBucketPartial(["2026-11-23 08:00:00", "2026-11-23 09:00:00"], now)).toBe(false);
     expect(isLastBucketPartial(["2026-11-21", "2026-11-22"], now)).toBe(false);
     expect(isLastBucketPartial(["Politics", "Crypto"], now)).toBe(false);
+  });
+});
+
+describe("pivotSeries", () => {
+  it("turns rows in long form into one column per series, in order of first appearance", () => {
+    const rows = [
+      { hour: "10:00", pair: "Spain", gap: 0.02 },
+      { hour: "10:00", pair: "Brazil", gap: 0.01 },
+      { hour: "11:00", pair: "Brazil", gap: 0.015 },
+      { hour: "11:00", pair: "Spain", gap: 0.03 },
+      { hour: "12:00", pair: "Spain", gap: 0.025 },
+    ];
+    expect(pivotSeries(rows, "hour", "pair", "gap")).toEqual({
+      y: ["Spain", "Brazil"],
+      rows: [
+        { hour: "10:00", Spain: 0.02, Brazil: 0.01 },
+        { hour: "11:00", Spain: 0.03, Brazil: 0.015 },
+        // Brazil has no point at 12:00: a gap in its line, not a zero.
+        { hour: "12:00", Spain: 0.025 },
+      ],
+    });
+  });
+
+  it("draws at most as many series as the palette has colours", () => {
+    const rows = Array.from({ length: MAX_SERIES + 3 }, (_, i) => ({ x: 1, name: `s${i}`, value: i }));
+    const pivoted = pivotSeries(rows, "x", "name", "value");
+    expect(pivoted.y).toHaveLength(MAX_SERIES);
+    expect(pivoted.rows[0]).not.toHaveProperty(`s${MAX_SERIES}`);
   });
 });

@@ -57,3 +57,34 @@ export function timeOf(value: unknown): number | undefined {
   const parsed = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : `${value.replace(" ", "T")}Z`);
   return Number.isNaN(parsed) ? undefined : parsed;
 }
+
+/** Most series a chart draws; the palette has this many colours. */
+export const MAX_SERIES = 8;
+
+/**
+ * Rows in long form (`x`, `series`, `value`: one row per point of each series) turned into
+ * one row per x with a column per series, which is what a chart draws. Series keep the
+ * order they first appear in, up to MAX_SERIES; a series without a point at some x has
+ * none there (a gap in its line, not a zero).
+ */
+export function pivotSeries(
+  rows: ReadonlyArray<Record<string, unknown>>,
+  x: string,
+  series: string,
+  value: string,
+): { rows: Record<string, unknown>[]; y: string[] } {
+  const names: string[] = [];
+  const byX = new Map<unknown, Record<string, unknown>>();
+  for (const row of rows) {
+    const name = String(row[series] ?? "");
+    if (!names.includes(name)) {
+      if (names.length === MAX_SERIES) continue;
+      names.push(name);
+    }
+    const key = row[x];
+    const point = byX.get(key) ?? { [x]: key };
+    point[name] = row[value];
+    byX.set(key, point);
+  }
+  return { rows: [...byX.values()], y: names };
+}

@@ -13,6 +13,9 @@ describe("formatValue", () => {
     expect(formatValue(1234.4, "usd")).toBe("$1,234");
     expect(formatValue(0.537, "probability")).toBe("53.7%");
     expect(formatValue(0.54, "price")).toBe("$0.54");
+    // Gaps between prices are often under a cent.
+    expect(formatValue(0.0097, "cents")).toBe("1.0¢");
+    expect(formatValue("-0.004", "cents")).toBe("-0.4¢");
     expect(formatValue(2_500_000, "contracts", { isCompact: true })).toBe("2.5M");
     expect(formatValue(null, "usd")).toBe("—");
     expect(formatValue("2026-11-21", "datetime")).toBe("Nov 21");

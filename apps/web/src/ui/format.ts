@@ -4,7 +4,16 @@
  * 64-bit integers arrive from the API as strings; `toNumber` reads both.
  */
 
-export type ValueKind = "count" | "usd" | "price" | "contracts" | "probability" | "percent" | "datetime" | "text";
+export type ValueKind =
+  | "count"
+  | "usd"
+  | "price"
+  | "cents"
+  | "contracts"
+  | "probability"
+  | "percent"
+  | "datetime"
+  | "text";
 
 export function toNumber(value: unknown): number | null {
   if (typeof value === "number") return Number.isFinite(value) ? value : null;
@@ -48,6 +57,9 @@ export function formatValue(
       return number === null ? String(value) : amount(number);
     case "price":
       return number === null ? String(value) : `$${number.toFixed(2)}`;
+    case "cents":
+      // Dollars as cents, to a tenth: gaps between prices are often under a cent.
+      return number === null ? String(value) : `${(number * 100).toFixed(1)}¢`;
     case "probability":
       return number === null ? String(value) : `${(number * 100).toFixed(1)}%`;
     case "percent":

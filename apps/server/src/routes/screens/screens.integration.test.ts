@@ -1,8 +1,8 @@
 /**
  * The screens' endpoints over real chDB and PGlite: platform statistics computed from
- * the warehouse (checked against the same numbers asked in SQL), and every tile of both
- * Pulse dashboards running through the query service on generated history plus one real
- * sync run against the replay server.
+ * the warehouse (checked against the same numbers asked in SQL), and every tile of the
+ * three dashboards running through the query service on generated history plus one real
+ * sync run against the replay server and the cross-venue matcher after it.
  */
 import {
   type Dashboard,
@@ -15,6 +15,7 @@ import {
   generateDemoHistory,
   type ReplayServer,
   replayIngestConfig,
+  runMatcher,
   runSync,
   silentLogger,
   startReplayServer,
@@ -66,6 +67,8 @@ describe("GET /api/stats", () => {
     };
     expect((await runSync(deps, { source: "polymarket" })).success).toBe(true);
     expect((await runSync(deps, { source: "kalshi" })).success).toBe(true);
+    // As the scheduler does after each snapshot: the questions both venues ask, paired.
+    expect((await runMatcher(deps)).sameContract).toBeGreaterThan(0);
 
     const response = await get("/stats");
     expect(response.status).toBe(200);
@@ -93,7 +96,7 @@ describe("GET /api/stats", () => {
 });
 
 describe("the catalog's descriptions", () => {
-  it("describes all twelve market tables, history included, and every one of their columns", async () => {
+  it("describes all fourteen market tables, history and cross-venue pairs included, and every one of their columns", async () => {
     const response = await get("/api/tables");
     const { tables } = (await response.json()) as {
       tables: Array<{
@@ -103,6 +106,8 @@ describe("the catalog's descriptions", () => {
       }>;
     };
     expect(tables.map((table) => table.full_name).sort()).toEqual([
+      "crossvenue.event_pairs",
+      "crossvenue.market_pairs",
       "kalshi.candles",
       "kalshi.events",
       "kalshi.events_latest",
@@ -125,21 +130,25 @@ describe("the catalog's descriptions", () => {
 });
 
 describe("the dashboards", () => {
-  it("lists the spec's three dashboards, the arbitrage monitor coming soon", async () => {
+  it("lists the spec's three dashboards, all available", async () => {
     const response = await get("/api/dashboards");
     expect(response.status).toBe(200);
     const { dashboards } = (await response.json()) as { dashboards: DashboardSummary[] };
     expect(dashboards.map((d) => [d.id, d.title, d.category, d.refresh, d.availability])).toEqual([
       ["polymarket-pulse", "Polymarket Pulse", "monitoring", "5min", "available"],
       ["kalshi-pulse", "Kalshi Pulse", "monitoring", "5min", "available"],
-      ["arbitrage-monitor", "Cross-Platform Arbitrage", null, null, "coming_soon"],
+      ["arbitrage-monitor", "Cross-Platform Arbitrage", "monitoring", "5min", "available"],
     ]);
   });
 
-  for (const id of ["polymarket-pulse", "kalshi-pulse"]) {
+  for (const [id, tiles] of [
+    ["polymarket-pulse", 10],
+    ["kalshi-pulse", 10],
+    ["arbitrage-monitor", 8],
+  ] as const) {
     it(`runs every tile of ${id} with rows and no error`, async () => {
       const dashboard = (await (await get(`/api/dashboards/${id}`)).json()) as Dashboard;
-      expect(dashboard.tiles.length).toBeGreaterThanOrEqual(10);
+      expect(dashboard.tiles.length).toBeGreaterThanOrEqual(tiles);
       for (const tile of dashboard.tiles) {
         const response = await get(`/api/dashboards/${id}/tiles/${tile.id}`);
         expect(response.status, `${tile.id}: ${await response.clone().text()}`).toBe(200);
@@ -149,11 +158,51 @@ describe("the dashboards", () => {
         if (view.kind === "number") expect(Number(rowsAsObjects(result)[0]?.[view.column]), tile.id).toBeGreaterThan(0);
         if (view.kind === "chart") {
           const names = result.columns.map((column) => column.name);
-          expect(names, tile.id).toEqual(expect.arrayContaining([view.x, ...view.y]));
+          expect(names, tile.id).toEqual(
+            expect.arrayContaining([view.x, ...view.y, ...(view.series ? [view.series] : [])]),
+          );
         }
       }
     });
   }
+
+  it("prices each open pair's gap from both venues' quotes, after the spread and Kalshi's taker fee", async () => {
+    const response = await get("/api/dashboards/arbitrage-monitor/tiles/open-pairs");
+    const rows = rowsAsObjects((await response.json()) as TileResult);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      const [pmBid, pmAsk, kBid, kAsk] = [row.polymarket_bid, row.polymarket_ask, row.kalshi_bid, row.kalshi_ask].map(
+        Number,
+      ) as [number, number, number, number];
+      const buyPolymarket = kBid - pmAsk;
+      const buyKalshi = pmBid - kAsk;
+      const kalshiPrice = buyPolymarket >= buyKalshi ? kBid : kAsk;
+      // The replay's Polymarket markets have no fee schedule: Kalshi's fee alone.
+      const afterFees = Math.max(buyPolymarket, buyKalshi) - 0.07 * kalshiPrice * (1 - kalshiPrice);
+      expect(Number(row.gross_gap), String(row.question)).toBeCloseTo(
+        Math.abs((pmBid + pmAsk) / 2 - (kBid + kAsk) / 2),
+        3,
+      );
+      expect(Number(row.gap_after_spread), String(row.question)).toBeCloseTo(Math.max(buyPolymarket, buyKalshi), 3);
+      expect(Number(row.gap_after_fees), String(row.question)).toBeCloseTo(afterFees, 3);
+      expect(row.buy_first_outcome_on).toBe(buyPolymarket >= buyKalshi ? "Polymarket" : "Kalshi");
+    }
+    // Widest gap after fees first.
+    const gaps = rows.map((row) => Number(row.gap_after_fees));
+    expect(gaps).toEqual([...gaps].sort((a, b) => b - a));
+  });
+
+  it("draws the gap over time from the history, moving as both venues' quotes move", async () => {
+    const response = await get("/api/dashboards/arbitrage-monitor/tiles/gap-over-time");
+    const rows = rowsAsObjects((await response.json()) as TileResult);
+    const pairs = new Set(rows.map((row) => row.pair));
+    expect(pairs.size).toBeGreaterThanOrEqual(2);
+    expect(pairs.size).toBeLessThanOrEqual(5);
+    // A week of hourly points per pair, and the gap is not a flat line.
+    const first = rows.filter((row) => row.pair === rows[0]?.pair);
+    expect(first.length).toBeGreaterThan(24);
+    expect(new Set(first.map((row) => row.gross_gap)).size).toBeGreaterThan(1);
+  });
 
   it("answers 404 for an unknown dashboard or tile", async () => {
     expect((await get("/api/dashboards/nope")).status).toBe(404);

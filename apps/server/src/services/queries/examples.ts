@@ -211,7 +211,7 @@ FROM polymarket.prices
 WHERE id = {market_id:String}
 GROUP BY hour, outcome
 ORDER BY hour, outcome`,
-    chart: { kind: "chart", type: "line", x: "hour", y: ["price"] },
+    chart: { kind: "chart", type: "line", x: "hour", y: ["price"], series: "outcome" },
   },
   {
     id: "5e1a0000-0000-4000-8000-000000000014",
@@ -316,6 +316,6 @@ FROM (
   GROUP BY hour
 )
 ORDER BY hour, venue`,
-    chart: { kind: "chart", type: "line", x: "hour", y: ["price"] },
+    chart: { kind: "chart", type: "line", x: "hour", y: ["price"], series: "venue" },
   },
 ];

@@ -6,6 +6,7 @@
  */
 import type { Dashboard, DashboardSummary, DashboardTile, TileResult } from "@epicenter/contracts";
 import { type QueryServiceDeps, runQuery } from "../queries/run-query";
+import { ARBITRAGE_MONITOR_TILES } from "./arbitrage-monitor";
 import { KALSHI_PULSE_TILES } from "./kalshi-pulse";
 import { POLYMARKET_PULSE_TILES } from "./polymarket-pulse";
 
@@ -47,14 +48,15 @@ export const DASHBOARDS: readonly Dashboard[] = [
     kind: "dashboard",
     id: "arbitrage-monitor",
     title: "Cross-Platform Arbitrage",
-    description: "The same question priced differently on Polymarket and Kalshi, side by side.",
-    category: null,
-    refresh: null,
-    refresh_seconds: null,
-    availability: "coming_soon",
+    description:
+      "The same contract on Polymarket and Kalshi, side by side: both venues' quotes, the gap before and after spreads and fees, and how it moved. A gap is not a profit: it ignores depth, the venues' different rules and settlement, and timing.",
+    category: "monitoring",
+    refresh: "5min",
+    refresh_seconds: FIVE_MINUTES,
+    availability: "available",
     source: "both",
-    tile_count: 0,
-    tiles: [],
+    tile_count: ARBITRAGE_MONITOR_TILES.length,
+    tiles: [...ARBITRAGE_MONITOR_TILES],
   },
 ];
 

@@ -90,15 +90,17 @@ function TileView({ tile, result }: { tile: DashboardTile; result: TileResult })
       );
     case "chart": {
       // The hour or day still running holds part of its trades: it is left out, and said so.
-      const xs = rows.map((row) => row[view.x]);
+      // One x per bucket, also when rows are in long form (a row per series and bucket).
+      const xs = [...new Set(rows.map((row) => row[view.x]))];
       const isPartial = isLastBucketPartial(xs, Date.now());
       return (
         <div className={styles.chart}>
           <Chart
             type={view.type}
-            rows={isPartial ? rows.slice(0, -1) : rows}
+            rows={isPartial ? rows.filter((row) => row[view.x] !== xs.at(-1)) : rows}
             x={view.x}
             y={view.y}
+            series={view.series}
             formats={tile.formats}
             height={tile.size === "lg" ? 280 : 240}
             labelOf={seriesLabel}

@@ -8,7 +8,8 @@
  * Polymarket market's only when the statement reads a Polymarket table keyed by market
  * and no Polymarket events table (whose `id` is an event's); `ticker` is a Kalshi
  * market's unless the statement reads only Polymarket tables (Polymarket events have a
- * `ticker` of their own).
+ * `ticker` of their own). `polymarket_id` and `kalshi_ticker`, the cross-venue tables' names,
+ * are always a market's key.
  */
 import { type Venue, ZMarketParams } from "@epicenter/contracts";
 
@@ -17,6 +18,9 @@ const MARKET_KEYED: Record<Venue, { column: string; tables: RegExp }> = {
   polymarket: { column: "id", tables: /^(markets|markets_latest|prices|trades)$/ },
   kalshi: { column: "ticker", tables: /^(markets|markets_latest|candles|trades)$/ },
 };
+
+/** The cross-venue tables' names for the two markets of a pair, a market's key whatever the statement reads. */
+const PAIR_KEYS: Readonly<Record<string, Venue>> = { polymarket_id: "polymarket", kalshi_ticker: "kalshi" };
 
 /** The market page of a market. */
 export function marketPath(venue: Venue, id: string): string {
@@ -58,7 +62,9 @@ export function tablesNamed(sql: string): { venue: Venue; table: string }[] {
  * once per result; a cell then only looks its column up.
  */
 export function marketKeyColumns(sql: string, columns: readonly { name: string }[]): (Venue | null)[] {
-  if (!columns.some((column) => column.name === "id" || column.name === "ticker")) return columns.map(() => null);
+  if (!columns.some((column) => column.name === "id" || column.name === "ticker")) {
+    return columns.map((column) => PAIR_KEYS[column.name] ?? null);
+  }
   const tables = tablesNamed(sql);
   const polymarket = tables.filter((name) => name.venue === "polymarket");
   const readsPolymarketMarkets = polymarket.some((name) => MARKET_KEYED.polymarket.tables.test(name.table));
@@ -67,6 +73,7 @@ export function marketKeyColumns(sql: string, columns: readonly { name: string }
   const isPolymarketId = readsPolymarketMarkets && !readsPolymarketEvents;
   const isKalshiTicker = readsKalshi || polymarket.length === 0;
   return columns.map((column) => {
+    if (column.name in PAIR_KEYS) return PAIR_KEYS[column.name] ?? null;
     if (column.name === "id" && isPolymarketId) return "polymarket";
     if (column.name === "ticker" && isKalshiTicker) return "kalshi";
     return null;

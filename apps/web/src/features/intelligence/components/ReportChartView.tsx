@@ -13,7 +13,14 @@ export function ReportChartView({ chart }: { chart: ReportChart }) {
         <p className={styles.chartEmpty}>The query returned no rows.</p>
       ) : view?.kind === "chart" ? (
         <div className={styles.chartArea}>
-          <Chart type={view.type} rows={rowsAsObjects(result)} x={view.x} y={view.y} height="100%" />
+          <Chart
+            type={view.type}
+            rows={rowsAsObjects(result)}
+            x={view.x}
+            y={view.y}
+            series={view.series}
+            height="100%"
+          />
         </div>
       ) : null}
     </figure>

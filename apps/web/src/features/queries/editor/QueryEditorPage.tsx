@@ -178,7 +178,10 @@ function Editor({
         // Keep the chart the user chose while its columns are still in the result.
         const names = new Set(result.columns.map((column) => column.name));
         setChart((current) =>
-          current && names.has(current.x) && current.y.every((y) => names.has(y))
+          current &&
+          names.has(current.x) &&
+          current.y.every((y) => names.has(y)) &&
+          (current.series === undefined || names.has(current.series))
             ? current
             : defaultChart(result.columns),
         );

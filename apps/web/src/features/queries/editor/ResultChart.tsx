@@ -80,6 +80,27 @@ export function ResultChart({
             ))}
           </select>
         </label>
+        <label className={styles.select}>
+          <span>Split by</span>
+          <select
+            value={spec.series ?? ""}
+            onChange={(event) => {
+              const { series: _series, ...rest } = spec;
+              onChange(event.target.value ? { ...rest, series: event.target.value } : rest);
+            }}
+            aria-label="Split into series by"
+            title="One series per value of this column, of the first Y column"
+          >
+            <option value="">—</option>
+            {columns
+              .filter((column) => column.name !== spec.x && !isNumericType(column.type))
+              .map((column) => (
+                <option key={column.name} value={column.name}>
+                  {column.name}
+                </option>
+              ))}
+          </select>
+        </label>
         <fieldset className={styles.yPicker}>
           <legend>Y</legend>
           {numericColumns.map((column) => (
@@ -96,7 +117,7 @@ export function ResultChart({
         </p>
       ) : null}
       <div className={styles.chartCanvas} data-testid="result-chart">
-        <Chart type={spec.type} rows={points} x={spec.x} y={spec.y} height="100%" hasLegend />
+        <Chart type={spec.type} rows={points} x={spec.x} y={spec.y} series={spec.series} height="100%" hasLegend />
       </div>
     </div>
   );

@@ -1,0 +1,251 @@
+/**
+ * Cross-Platform Arbitrage: the same contract priced on both venues, from the pairs in
+ * `crossvenue.market_pairs` (only `same_contract` pairs no admin rejected) and each
+ * venue's latest quotes. Every figure is in the terms of Polymarket's first outcome: a
+ * pair whose orientation is `inverse` reads Kalshi's no side (no bid = 1 − yes ask).
+ *
+ * What a gap means, from the widest to the narrowest:
+ * - `gross_gap`: how far apart the two venues' mid prices are;
+ * - `gap_after_spread`: what is left after crossing both spreads, in the better of the two
+ *   directions (buy the first outcome on one venue, its opposite on the other: together
+ *   they pay 1 whatever happens);
+ * - `gap_after_fees`: that, less both venues' taker fees per contract at the prices
+ *   paid: Kalshi's published `0.07 × P × (1 − P)` (before its round-up to the cent per
+ *   order), Polymarket's `rate × (P × (1 − P))^exponent` from the market's `feeSchedule`
+ *   (zero when it has none).
+ *
+ * None of them is a profit: they ignore the depth behind the best quotes, the two venues'
+ * different rules and settlement, and the time between the two fills.
+ */
+import type { DashboardTile } from "@epicenter/contracts";
+import { tile } from "./pulse-tiles";
+
+/** Kalshi's taker fee per contract at price P is this × P × (1 − P) (its fee schedule, general series). */
+const KALSHI_TAKER_RATE = 0.07;
+
+/**
+ * Open same-contract pairs with both venues' quotes in Polymarket's first-outcome terms,
+ * and the gaps. Polymarket's fee schedule is only in the upstream object (`raw`), read
+ * from each market's latest snapshot.
+ */
+const QUOTES = `pairs AS (
+    SELECT polymarket_id, kalshi_ticker, orientation, method
+    FROM crossvenue.market_pairs FINAL
+    WHERE relation = 'same_contract' AND method != 'rejected'
+  ),
+  pm AS (
+    SELECT id, question, groupItemTitle, bestBid, bestAsk, endDate, sync_timestamp
+    FROM polymarket.markets_latest FINAL
+    WHERE id IN (SELECT polymarket_id FROM pairs) AND NOT ifNull(closed, false)
+  ),
+  fee AS (
+    SELECT id,
+      JSONExtract(raw, 'feeSchedule', 'rate', 'Float64') AS rate,
+      JSONExtract(raw, 'feeSchedule', 'exponent', 'Float64') AS exponent
+    FROM polymarket.markets
+    WHERE (id, sync_timestamp) IN (SELECT id, sync_timestamp FROM pm)
+  ),
+  k AS (
+    SELECT ticker, yes_bid_dollars, yes_ask_dollars, close_time, expected_expiration_time
+    FROM kalshi.markets_latest FINAL
+    WHERE ticker IN (SELECT kalshi_ticker FROM pairs) AND status = 'active'
+  ),
+  quotes AS (
+    SELECT
+      pairs.polymarket_id AS polymarket_id,
+      pairs.kalshi_ticker AS kalshi_ticker,
+      pairs.orientation AS orientation,
+      pairs.method AS method,
+      if(pm.groupItemTitle != '', concat(pm.question, ' (', pm.groupItemTitle, ')'), pm.question) AS question,
+      if(pm.groupItemTitle != '', pm.groupItemTitle, pm.question) AS label,
+      pm.bestBid AS pm_bid,
+      pm.bestAsk AS pm_ask,
+      if(pairs.orientation = 'same', k.yes_bid_dollars, 1 - k.yes_ask_dollars) AS kalshi_bid,
+      if(pairs.orientation = 'same', k.yes_ask_dollars, 1 - k.yes_bid_dollars) AS kalshi_ask,
+      ifNull(fee.rate, 0) AS pm_fee_rate,
+      ifNull(fee.exponent, 1) AS pm_fee_exponent,
+      least(pm.endDate, ifNull(k.expected_expiration_time, k.close_time)) AS closes_at
+    FROM pairs
+    INNER JOIN pm ON pm.id = pairs.polymarket_id
+    INNER JOIN k ON k.ticker = pairs.kalshi_ticker
+    LEFT JOIN fee ON fee.id = pairs.polymarket_id
+    -- A pair is comparable only with a two-sided quote on each venue.
+    WHERE pm_bid > 0 AND pm_ask > 0 AND pm_ask < 1 AND kalshi_bid > 0 AND kalshi_ask > 0 AND kalshi_ask < 1
+  ),
+  gaps AS (
+    SELECT *,
+      abs((pm_bid + pm_ask) / 2 - (kalshi_bid + kalshi_ask) / 2) AS gross_gap,
+      -- Buy the first outcome on Polymarket and its opposite on Kalshi, or the other way round.
+      kalshi_bid - pm_ask AS buy_polymarket,
+      pm_bid - kalshi_ask AS buy_kalshi,
+      buy_polymarket >= buy_kalshi AS buys_polymarket,
+      greatest(buy_polymarket, buy_kalshi) AS gap_after_spread,
+      if(buys_polymarket, pm_ask, pm_bid) AS pm_price,
+      if(buys_polymarket, kalshi_bid, kalshi_ask) AS kalshi_price,
+      pm_fee_rate * pow(pm_price * (1 - pm_price), pm_fee_exponent) AS pm_fee,
+      ${KALSHI_TAKER_RATE} * kalshi_price * (1 - kalshi_price) AS kalshi_fee,
+      gap_after_spread - pm_fee - kalshi_fee AS gap_after_fees
+    FROM quotes
+  )`;
+
+const PAIRS_TABLE = `WITH
+  ${QUOTES}
+SELECT
+  question,
+  polymarket_id,
+  kalshi_ticker,
+  method,
+  round(pm_bid, 4) AS polymarket_bid,
+  round(pm_ask, 4) AS polymarket_ask,
+  round(kalshi_bid, 4) AS kalshi_bid,
+  round(kalshi_ask, 4) AS kalshi_ask,
+  round(gross_gap, 4) AS gross_gap,
+  round(gap_after_spread, 4) AS gap_after_spread,
+  round(gap_after_fees, 4) AS gap_after_fees,
+  if(buys_polymarket, 'Polymarket', 'Kalshi') AS buy_first_outcome_on,
+  closes_at,
+  round(dateDiff('hour', now(), closes_at) / 24, 1) AS days_to_close
+FROM gaps
+ORDER BY gap_after_fees DESC, gross_gap DESC
+LIMIT 50`;
+
+const GAP_OVER_TIME = `WITH
+  ${QUOTES},
+  widest AS (SELECT polymarket_id, kalshi_ticker, orientation, label FROM gaps ORDER BY gross_gap DESC LIMIT 5),
+  pm_hourly AS (
+    SELECT toStartOfHour(sync_timestamp) AS hour, id, avg((bestBid + bestAsk) / 2) AS mid
+    FROM polymarket.markets
+    WHERE sync_timestamp >= now() - INTERVAL 7 DAY AND id IN (SELECT polymarket_id FROM widest)
+      AND bestBid > 0 AND bestAsk > 0
+    GROUP BY hour, id
+  ),
+  kalshi_hourly AS (
+    SELECT toStartOfHour(sync_timestamp) AS hour, ticker, avg((yes_bid_dollars + yes_ask_dollars) / 2) AS mid
+    FROM kalshi.markets
+    WHERE sync_timestamp >= now() - INTERVAL 7 DAY AND ticker IN (SELECT kalshi_ticker FROM widest)
+      AND yes_bid_dollars > 0 AND yes_ask_dollars > 0
+    GROUP BY hour, ticker
+  )
+SELECT
+  pm_hourly.hour AS hour,
+  widest.label AS pair,
+  round(abs(pm_hourly.mid - if(widest.orientation = 'same', kalshi_hourly.mid, 1 - kalshi_hourly.mid)), 4) AS gross_gap
+FROM widest
+INNER JOIN pm_hourly ON pm_hourly.id = widest.polymarket_id
+INNER JOIN kalshi_hourly ON kalshi_hourly.ticker = widest.kalshi_ticker AND kalshi_hourly.hour = pm_hourly.hour
+ORDER BY hour, pair`;
+
+const cents = "cents" as const;
+
+export const ARBITRAGE_MONITOR_TILES: readonly DashboardTile[] = [
+  tile({
+    id: "same-contract-pairs",
+    title: "Same-contract pairs",
+    description: "Pairs the matcher or an admin holds to be the same contract, rejected ones left out.",
+    sql: `SELECT count() AS pairs
+FROM crossvenue.market_pairs FINAL
+WHERE relation = 'same_contract' AND method != 'rejected'`,
+    view: { kind: "number", column: "pairs" },
+    size: "sm",
+    formats: { pairs: "count" },
+  }),
+  tile({
+    id: "open-quoted-pairs",
+    title: "Open pairs with quotes",
+    description: "Of those, pairs open on both venues with a bid and an ask on each.",
+    sql: `WITH
+  ${QUOTES}
+SELECT count() AS pairs
+FROM gaps`,
+    view: { kind: "number", column: "pairs" },
+    size: "sm",
+    formats: { pairs: "count" },
+  }),
+  tile({
+    id: "pairs-gap-after-fees",
+    title: "Pairs with a gap after fees",
+    description: "Open pairs whose quotes still differ after both spreads and both taker fees.",
+    sql: `WITH
+  ${QUOTES}
+SELECT countIf(gap_after_fees > 0) AS pairs
+FROM gaps`,
+    view: { kind: "number", column: "pairs" },
+    size: "sm",
+    formats: { pairs: "count" },
+  }),
+  tile({
+    id: "widest-gap-after-fees",
+    title: "Widest gap after fees",
+    description: "Per contract paying $1, at the best quotes only: the depth behind them is not counted.",
+    sql: `WITH
+  ${QUOTES}
+SELECT round(max(gap_after_fees), 4) AS gap_after_fees
+FROM gaps`,
+    view: { kind: "number", column: "gap_after_fees" },
+    size: "sm",
+    formats: { gap_after_fees: cents },
+  }),
+  tile({
+    id: "open-pairs",
+    title: "Open pairs, widest gap first",
+    description:
+      "Quotes in terms of Polymarket's first outcome. Gross gap: the mids apart. After spread: buying the first outcome on one venue and its opposite on the other at the best quotes. After fees: less Kalshi's taker fee (0.07 × P × (1 − P)) and Polymarket's fee schedule where the market has one. None of these is a profit: they ignore depth, the venues' different rules and settlement, and the time between fills.",
+    sql: PAIRS_TABLE,
+    view: { kind: "table" },
+    size: "lg",
+    formats: {
+      question: "text",
+      polymarket_bid: cents,
+      polymarket_ask: cents,
+      kalshi_bid: cents,
+      kalshi_ask: cents,
+      gross_gap: cents,
+      gap_after_spread: cents,
+      gap_after_fees: cents,
+      closes_at: "datetime",
+      days_to_close: "count",
+    },
+  }),
+  tile({
+    id: "gap-over-time",
+    title: "Gap over time, widest pairs",
+    description: "Hourly gap between the two venues' mids for the five pairs with the widest gap now, over 7 days.",
+    sql: GAP_OVER_TIME,
+    view: { kind: "chart", type: "line", x: "hour", y: ["gross_gap"], series: "pair" },
+    size: "lg",
+    formats: { hour: "datetime", gross_gap: cents },
+  }),
+  tile({
+    id: "pairs-by-method",
+    title: "Pairs by method",
+    description: "Who decided: the matcher (auto) or an admin (confirmed, rejected); same contract or only related.",
+    sql: `SELECT
+  method,
+  countIf(relation = 'same_contract') AS same_contract,
+  countIf(relation = 'related') AS related
+FROM crossvenue.market_pairs FINAL
+GROUP BY method
+ORDER BY method`,
+    view: { kind: "chart", type: "bar", x: "method", y: ["same_contract", "related"] },
+    size: "md",
+    formats: { same_contract: "count", related: "count" },
+  }),
+  tile({
+    id: "event-pairs",
+    title: "Events on both venues",
+    description: "Polymarket and Kalshi events that hold paired markets, most pairs first.",
+    sql: `SELECT
+  pe.title AS polymarket_event,
+  ke.title AS kalshi_event,
+  ep.market_pairs AS market_pairs,
+  ep.same_contract_pairs AS same_contract_pairs
+FROM crossvenue.event_pairs AS ep FINAL
+LEFT JOIN (SELECT id, title FROM polymarket.events_latest FINAL) AS pe ON pe.id = ep.polymarket_event_id
+LEFT JOIN (SELECT event_ticker, title FROM kalshi.events_latest FINAL) AS ke ON ke.event_ticker = ep.kalshi_event_ticker
+ORDER BY same_contract_pairs DESC, market_pairs DESC
+LIMIT 20`,
+    view: { kind: "table" },
+    size: "md",
+    formats: { market_pairs: "count", same_contract_pairs: "count" },
+  }),
+];
