@@ -9,6 +9,7 @@
  *                    [--loads 7] [--skip-build]
  *                    [--history-seconds 120] [--history-catalog 2000]
  *                    [--history-points 200000000] [--history-runs 5]
+ *                    [--crossvenue-markets 150000] [--crossvenue-runs 3]
  *
  * Phases, in order, each timed: the dataset (generated inside the engine in a temp
  * DATA_DIR, or reused with `--data-dir` when it already holds one), the query benchmark
@@ -24,6 +25,10 @@
  * `scripts/bench-history.ts`, in children of its own) runs only when asked for with
  * `--only`: it takes about 12 minutes on a quiet 2-core machine (most of it the 200 M-point
  * history and the calibration query), which would add half again to the default run.
+ *
+ * `crossvenue` (issue 17: the matcher after a snapshot of 150,000 markets per venue;
+ * `scripts/bench-crossvenue.ts`, in a child) also runs only when asked for. It prints its
+ * figures; they are quoted in the notes section by hand.
  */
 
 import { execFile } from "node:child_process";
@@ -54,11 +59,12 @@ import {
 } from "./bench/sections";
 import { createApiKey, freePort, serverEnv, startChildServer } from "./bench/server-child";
 import { type BundleSize, buildAndMeasure, type FirstLoad, measureFirstLoad } from "./bench/web";
+import { runCrossVenueBench, summarize as summarizeCrossVenue } from "./bench-crossvenue";
 import { type HistoryBenchResult, runHistoryBench, summarize as summarizeHistory } from "./bench-history";
 import type { IngestBenchResult } from "./bench-ingest";
 
 const DEFAULT_PHASES = ["dataset", "queries", "ingest", "load", "hostile", "web"] as const;
-const ALL_PHASES = [...DEFAULT_PHASES, "history"] as const;
+const ALL_PHASES = [...DEFAULT_PHASES, "history", "crossvenue"] as const;
 const BENCH_EMAIL = "bench@epicenter.test";
 
 const { values } = parseArgs({
@@ -82,6 +88,8 @@ const { values } = parseArgs({
     "history-catalog": { type: "string", default: "2000" },
     "history-points": { type: "string", default: "200000000" },
     "history-runs": { type: "string", default: "5" },
+    "crossvenue-markets": { type: "string", default: "150000" },
+    "crossvenue-runs": { type: "string", default: "3" },
     report: { type: "string", default: "docs/BENCHMARKS.md" },
   },
 });
@@ -286,6 +294,13 @@ try {
       ),
     );
     for (const line of summarizeHistory(history)) log(`history: ${line}`);
+  }
+
+  if (only.has("crossvenue")) {
+    const crossVenue = await phase("crossvenue", () =>
+      runCrossVenueBench({ catalogSize: num("crossvenue-markets"), runs: num("crossvenue-runs") }, log),
+    );
+    for (const line of summarizeCrossVenue(crossVenue)) log(`crossvenue: ${line}`);
   }
 } finally {
   if (ownDataDir && !values.keep) rmSync(dataDir, { recursive: true, force: true });

@@ -1,0 +1,132 @@
+/**
+ * The cross-venue matcher at scale (issue 17): `npm run bench -- --only crossvenue
+ * [--crossvenue-markets 150000] [--crossvenue-runs 3]`.
+ *
+ * In a child process of its own (chDB holds one data directory per process): a fresh
+ * warehouse, one snapshot of each venue from the replay server grown to the given number
+ * of markets per venue, then the matcher's full pass several times (the first writes every
+ * pair, the later ones find the same and write nothing: the pass made at start and daily),
+ * then the run after each snapshot, which pairs only the markets created in the last hour.
+ *
+ * The replay grows its catalog by cloning the recorded events, so the same question comes
+ * back once per clone on each side. That is harsher than the venues (every clone of a World
+ * Cup market meets every Kalshi clone of its team), so the candidate count here is an upper
+ * bound on what real catalogs of the same size produce.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import {
+  createRateLimiter,
+  type MatcherOutcome,
+  replayIngestConfig,
+  runMatcher,
+  runSync,
+  SOURCES,
+  silentLogger,
+  startReplayServer,
+} from "@epicenter/ingest";
+import { migrateWarehouse, openWarehouse } from "@epicenter/warehouse";
+
+export interface CrossVenueBenchOptions {
+  catalogSize: number;
+  runs: number;
+}
+
+export interface CrossVenueBenchResult {
+  options: CrossVenueBenchOptions;
+  markets: { polymarket: number; kalshi: number };
+  syncMs: { polymarket: number; kalshi: number };
+  /** Full passes: every market against every market. */
+  runs: MatcherOutcome[];
+  /** Runs as after a snapshot: the markets created in the last hour (none here) against all. */
+  incremental: MatcherOutcome[];
+  rssMiB: number;
+}
+
+/** Runs the measurement in a child process and answers its figures. */
+export async function runCrossVenueBench(
+  options: CrossVenueBenchOptions,
+  log: (line: string) => void = console.log,
+): Promise<CrossVenueBenchResult> {
+  log(`cross-venue matcher: ${options.catalogSize} markets per venue, ${options.runs} runs`);
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", fileURLToPath(import.meta.url), "--child", JSON.stringify(options)],
+    { maxBuffer: 16 * 1024 * 1024, env: { ...process.env, UV_THREADPOOL_SIZE: "16" } },
+  );
+  return JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as CrossVenueBenchResult;
+}
+
+/** The figures in a few lines, for the terminal and the notes. */
+export function summarize(result: CrossVenueBenchResult): string[] {
+  const [first, ...rest] = result.runs;
+  const took = (runs: MatcherOutcome[]) =>
+    runs
+      .map((run) => `${(run.durationMs / 1000).toFixed(1)} s (engine ${(run.candidatesMs / 1000).toFixed(1)} s)`)
+      .join(", ");
+  return [
+    `${result.markets.polymarket.toLocaleString("en-US")} Polymarket and ${result.markets.kalshi.toLocaleString("en-US")} Kalshi markets (snapshots in ${(result.syncMs.polymarket / 1000).toFixed(0)} s and ${(result.syncMs.kalshi / 1000).toFixed(0)} s)`,
+    first
+      ? `first full pass: ${first.candidates.toLocaleString("en-US")} candidates scored, ${first.sameContract} same-contract and ${first.related} related pairs written in ${took([first])}`
+      : "no run",
+    rest.length > 0 ? `later full passes (nothing new to write): ${took(rest)}` : "",
+    `runs after a snapshot (markets of the last hour): ${took(result.incremental)}; peak RSS ${result.rssMiB} MiB`,
+  ].filter(Boolean);
+}
+
+async function child(options: CrossVenueBenchOptions): Promise<CrossVenueBenchResult> {
+  const dir = mkdtempSync(join(tmpdir(), "epicenter-bench-crossvenue-"));
+  const warehouse = openWarehouse({ path: join(dir, "warehouse"), poolSize: 4 });
+  const replay = await startReplayServer({ catalogSize: options.catalogSize });
+  try {
+    await migrateWarehouse(warehouse);
+    const deps = {
+      warehouse,
+      config: replayIngestConfig(replay),
+      logger: silentLogger,
+      // The snapshots only fill the warehouse here: the venues' rate is not what is measured.
+      rateLimiters: new Map(
+        ["polymarket", "polymarket-clob", "polymarket-data", "kalshi"].map((name) => [
+          name,
+          createRateLimiter({ requests: 1_000_000, perMs: 1_000 }),
+        ]),
+      ),
+    };
+    const syncMs = { polymarket: 0, kalshi: 0 };
+    const markets = { polymarket: 0, kalshi: 0 };
+    for (const source of SOURCES) {
+      const started = performance.now();
+      const run = await runSync(deps, { source });
+      if (!run.success) throw new Error(`${source} snapshot failed: ${run.error}`);
+      syncMs[source] = Math.round(performance.now() - started);
+      markets[source] = run.markets_written;
+    }
+    const runs: MatcherOutcome[] = [];
+    for (let i = 0; i < options.runs; i += 1) runs.push(await runMatcher({ warehouse }));
+    const incremental: MatcherOutcome[] = [];
+    for (let i = 0; i < options.runs; i += 1) {
+      incremental.push(await runMatcher({ warehouse }, { since: new Date(Date.now() - 3_600_000) }));
+    }
+    return {
+      options,
+      markets,
+      syncMs,
+      runs,
+      incremental,
+      rssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+    };
+  } finally {
+    await replay.close();
+    await warehouse.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === "--child") {
+  const result = await child(JSON.parse(process.argv[3] ?? "{}") as CrossVenueBenchOptions);
+  console.log(JSON.stringify(result));
+}
