@@ -204,4 +204,40 @@ describe("runMatcher", () => {
     });
     expect(after.filter((pair) => pair.polymarket_id !== "p-arafi")).toEqual(before);
   });
+
+  it("retires in a full pass a pair of its own that no longer matches, and its event pair holds none", async () => {
+    // Polymarket renames a group's placeholder market: another candidate, another contract.
+    const renamed = now + 4 * 3_600_000;
+    await warehouse.insert("polymarket.markets_latest", [
+      {
+        sync_timestamp: toDateTime64(renamed),
+        id: "p-arafi",
+        event_id: "e-iran",
+        question: "Will Ali Larijani be the next Supreme Leader of Iran?",
+        groupItemTitle: "Ali Larijani",
+        outcomes: ["Yes", "No"],
+        outcomePrices: [0.1, 0.9],
+        closed: false,
+        endDate: toDateTime64(Date.parse("2026-12-31T00:00:00Z")),
+        createdAt: toDateTime64(now + 2 * 3_600_000 - 60_000),
+      },
+    ]);
+    const outcome = await runMatcher({ warehouse, clock: () => new Date(renamed) });
+    expect(outcome.retired).toBe(1);
+    const after = await pairs();
+    expect(after.some((pair) => pair.polymarket_id === "p-arafi" && pair.kalshi_ticker === "KXIRANLEADER-AARA")).toBe(
+      false,
+    );
+    // An admin's decision is not the matcher's to retire.
+    expect(after.find((pair) => pair.polymarket_id === "p-mojtaba")).toMatchObject({ method: "rejected" });
+    const events = await warehouse.query<{ same_contract_pairs: number }>(
+      "SELECT same_contract_pairs FROM crossvenue.event_pairs FINAL WHERE polymarket_event_id = 'e-iran' AND kalshi_event_ticker = 'KXIRANLEADER'",
+    );
+    expect(events).toEqual([{ same_contract_pairs: 0 }]);
+    // Nothing left to retire: the next full pass writes nothing.
+    expect(await runMatcher({ warehouse, clock: () => new Date(renamed + 60_000) })).toMatchObject({
+      retired: 0,
+      written: 0,
+    });
+  });
 });

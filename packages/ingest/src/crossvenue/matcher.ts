@@ -23,7 +23,7 @@
  * scheduler makes one at start and then daily.
  */
 import type { Warehouse } from "@epicenter/warehouse";
-import { toDateTime64 } from "@epicenter/warehouse";
+import { onCluster, storageTable, toDateTime64 } from "@epicenter/warehouse";
 import type { Clock, Logger } from "../logger";
 import { STOP_WORDS } from "./features";
 import { comparePair, type KalshiSide, type PairVerdict, type PolymarketSide } from "./score";
@@ -57,6 +57,8 @@ export interface MatcherOutcome {
   related: number;
   /** Pairs new or changed since the last run, the only ones written. */
   written: number;
+  /** The matcher's own pairs a full pass found no longer match, removed. */
+  retired: number;
   /** Pairs an admin decided, left as they were. */
   reviewed: number;
   /** Of the duration, the candidates query in the engine. */
@@ -162,6 +164,14 @@ WITH
                abs(dateDiff('hour', p.endDate, ifNull(k.expected_expiration_time, k.close_time)))) <= 24 * {windowDays:UInt16}
     ORDER BY id, shared DESC, ticker
     LIMIT {perMarket:UInt16} BY id
+  ),
+  -- A full pass scores the matcher's own pairs again whatever their words or dates now say,
+  -- so one that no longer matches is found and retired (both markets still in scope).
+  kept AS (
+    SELECT polymarket_id AS id, kalshi_ticker AS ticker, toUInt64(0) AS shared
+    FROM crossvenue.market_pairs FINAL
+    WHERE NOT {incremental:Bool} AND method = 'auto'
+      AND polymarket_id IN (SELECT id FROM p) AND kalshi_ticker IN (SELECT ticker FROM k)
   )
 SELECT
   pm.id AS polymarket_id, pm.event_id AS polymarket_event_id, pm.question AS question,
@@ -172,7 +182,11 @@ SELECT
   km.expected_expiration_time AS expected_expiration_time, km.rules_primary AS rules_primary,
   ke.title AS kalshi_event_title, km.floor_strike AS floor_strike, km.cap_strike AS cap_strike,
   near.shared AS shared
-FROM near
+FROM (
+  SELECT id, ticker, max(shared) AS shared
+  FROM (SELECT id, ticker, shared FROM near UNION ALL SELECT id, ticker, shared FROM kept)
+  GROUP BY id, ticker
+) AS near
 INNER JOIN (
   SELECT id, event_id, question, groupItemTitle, outcomes, endDate FROM polymarket.markets_latest FINAL
 ) AS pm ON pm.id = near.id
@@ -221,8 +235,13 @@ export async function runMatcher(deps: MatcherDeps, options: MatcherOptions = {}
     if (holds && row.relation === "same_contract") taken.add(`p:${row.polymarket_id}`).add(`k:${row.kalshi_ticker}`);
   }
 
-  const scored = candidates
-    .map((row) => ({ row, verdict: comparePair(polymarketSide(row), kalshiSide(row)) }))
+  const verdicts = candidates.map((row) => ({ row, verdict: comparePair(polymarketSide(row), kalshiSide(row)) }));
+  // The matcher's own pairs that no longer match (a date moved, a title changed): retired.
+  const retired = verdicts
+    .filter(({ verdict }) => verdict.relation === "different")
+    .map(({ row }) => known.get(pairKey(row.polymarket_id, row.kalshi_ticker)))
+    .filter((before): before is PairRow => before?.method === "auto");
+  const scored = verdicts
     .filter(({ verdict }) => verdict.relation !== "different")
     .sort((a, b) => b.verdict.score - a.verdict.score);
   let reviewed = 0;
@@ -259,13 +278,15 @@ export async function runMatcher(deps: MatcherDeps, options: MatcherOptions = {}
         updated_at: toDateTime64(now.getTime()),
       })),
     );
-    await writeEventPairs(deps.warehouse, now);
   }
+  if (retired.length > 0) await retirePairs(deps.warehouse, retired);
+  if (changed.length > 0 || retired.length > 0) await writeEventPairs(deps.warehouse, now);
   const outcome: MatcherOutcome = {
     candidates: candidates.length,
     sameContract: found.filter((pair) => pair.relation === "same_contract").length,
     related: found.filter((pair) => pair.relation === "related").length,
     written: changed.length,
+    retired: retired.length,
     reviewed,
     candidatesMs,
     durationMs: Math.round(performance.now() - started),
@@ -288,8 +309,43 @@ function onePerMarket(verdict: PairVerdict, row: CandidateRow, taken: Set<string
   return verdict;
 }
 
-/** The events that hold paired markets, from the pairs as they stand (rejected ones left out). */
+/**
+ * Removes pairs the matcher proposed that no longer match. Only `auto` rows go: an admin's
+ * decision made meanwhile stays. A mutation, but a rare one (a full pass, daily) on a
+ * small table.
+ */
+async function retirePairs(warehouse: Warehouse, pairs: readonly PairRow[]): Promise<void> {
+  const ctx = { cluster: warehouse.cluster };
+  await warehouse.command(
+    `ALTER TABLE ${storageTable(ctx, "crossvenue", "market_pairs")}${onCluster(ctx)}
+     DELETE WHERE method = 'auto'
+       AND has(arrayZip({polymarket:Array(String)}, {kalshi:Array(String)}), (polymarket_id, kalshi_ticker))
+     SETTINGS mutations_sync = 2`,
+    {
+      params: {
+        polymarket: pairs.map((pair) => pair.polymarket_id),
+        kalshi: pairs.map((pair) => pair.kalshi_ticker),
+      },
+    },
+  );
+}
+
+/**
+ * The events that hold paired markets, from the pairs as they stand (rejected ones left
+ * out). An event pair that no longer holds any (its pairs rejected or retired) is written
+ * as holding none, so `FINAL` never shows a count that is gone.
+ */
 export async function writeEventPairs(warehouse: Warehouse, now: Date): Promise<void> {
+  await warehouse.command(
+    `INSERT INTO crossvenue.event_pairs
+     SELECT polymarket_event_id, kalshi_event_ticker, 0, 0, 0, matched_at,
+       greatest({now:DateTime64(3, 'UTC')}, updated_at + toIntervalMillisecond(1))
+     FROM crossvenue.event_pairs FINAL
+     WHERE market_pairs > 0
+       AND (polymarket_event_id, kalshi_event_ticker) NOT IN (
+         SELECT polymarket_event_id, kalshi_event_ticker FROM crossvenue.market_pairs FINAL WHERE method != 'rejected')`,
+    { params: { now: toDateTime64(now.getTime()) } },
+  );
   await warehouse.command(
     `INSERT INTO crossvenue.event_pairs
      SELECT polymarket_event_id, kalshi_event_ticker, count() AS market_pairs,

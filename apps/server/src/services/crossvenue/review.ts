@@ -190,7 +190,6 @@ async function record(
     })),
   ]);
   await writeEventPairs(deps.warehouse, at);
-  if (row.method === "rejected") await zeroRejectedEventPair(deps, row, updatedAt);
   const pair = await readPair(deps, key);
   if (!pair) throw new Error(`the pair ${key.polymarketId} / ${key.kalshiTicker} was written but cannot be read`);
   return pair;
@@ -218,22 +217,4 @@ async function sameContractRivals(deps: PairReviewDeps, key: PairKey): Promise<P
     );
   }
   return rivals;
-}
-
-/**
- * `writeEventPairs` counts the pairs that are not rejected, so the events of a pair whose
- * every market pair is now rejected get no new row and would keep their old count: they
- * are written as holding none.
- */
-async function zeroRejectedEventPair(deps: PairReviewDeps, row: PairRow, updatedAt: string): Promise<void> {
-  await deps.warehouse.command(
-    `INSERT INTO crossvenue.event_pairs
-     SELECT polymarket_event_id, kalshi_event_ticker, 0 AS market_pairs, 0 AS same_contract_pairs, 0 AS score,
-       min(matched_at) AS matched_at, {now:DateTime64(3, 'UTC')} AS updated_at
-     FROM crossvenue.market_pairs FINAL
-     WHERE polymarket_event_id = {polymarketEvent:String} AND kalshi_event_ticker = {kalshiEvent:String}
-     GROUP BY polymarket_event_id, kalshi_event_ticker
-     HAVING countIf(method != 'rejected') = 0`,
-    { params: { polymarketEvent: row.polymarket_event_id, kalshiEvent: row.kalshi_event_ticker, now: updatedAt } },
-  );
 }
