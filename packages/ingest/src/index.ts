@@ -9,6 +9,13 @@
  */
 
 export {
+  CLOSED_PASS_STEP_DAYS,
+  type ClosedPassStep,
+  type MatcherPass,
+  recordMatcherRun,
+  runClosedPassStep,
+} from "./crossvenue/closed-pass";
+export {
   type KalshiMarketText,
   kalshiSide,
   type MatcherOptions,

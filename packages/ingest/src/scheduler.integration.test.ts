@@ -53,6 +53,12 @@ describe("scheduler", () => {
     expect(ran("polymarket", "history") || ran("kalshi", "history")).toBe(true);
     const after = await getSyncStatus(h.warehouse);
     expect(Object.values(after.sources.kalshi.backfill_offsets).some((offset) => offset > 0)).toBe(true);
+    // The matcher ran after the snapshots: a full pass first, then only what was new.
+    const passes = await h.warehouse.query<{ pass: string }>(
+      "SELECT pass FROM internal.matcher_runs ORDER BY started_at",
+    );
+    expect(passes[0]?.pass).toBe("full");
+    expect(passes.slice(1).every((run) => run.pass === "new")).toBe(true);
   });
 });
 

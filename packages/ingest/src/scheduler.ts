@@ -12,6 +12,7 @@
  * to finish, or with `{ abort: true }` aborts it, which removes its rows.
  */
 import { setTimeout as delay } from "node:timers/promises";
+import { recordMatcherRun, runClosedPassStep } from "./crossvenue/closed-pass";
 import { runMatcher } from "./crossvenue/matcher";
 import { consoleLogger, type Logger, systemClock } from "./logger";
 import type { SourceName } from "./sources";
@@ -23,7 +24,8 @@ const HOUR_MS = 3_600_000;
 /**
  * The matcher pairs every market against every market once at start and then daily (a
  * title or a date may have changed); after the other snapshots only the markets created
- * since its last run.
+ * since its last run. Each run is followed by one window of the one-time pass over closed
+ * markets (`crossvenue/closed-pass.ts`) until that pass is over.
  */
 const FULL_MATCH_EVERY_MS = 24 * HOUR_MS;
 
@@ -85,15 +87,27 @@ export function createScheduler(given: SyncDeps, options: SchedulerOptions): Sch
   /** When the last full pass and the last run started; a run pairs the markets new since the one before. */
   let lastFullMatch: number | undefined;
   let lastMatch: number | undefined;
+  /** Whether the one-time pass over closed markets has ended (it resumes from `internal.matcher_runs`). */
+  let closedPassDone = false;
   const matchPairs = () => {
     const started = now();
     const isFull = lastFullMatch === undefined || started - lastFullMatch >= FULL_MATCH_EVERY_MS;
     // An hour's margin: a market's creation time is the venue's, a little before we see it.
     const since = isFull || lastMatch === undefined ? undefined : new Date(lastMatch - HOUR_MS);
-    matching ??= runMatcher({ warehouse: deps.warehouse, logger, clock }, since ? { since } : {})
-      .then(() => {
+    const matcher = { warehouse: deps.warehouse, logger, clock };
+    matching ??= runMatcher(matcher, since ? { since } : {})
+      .then(async (outcome) => {
         lastMatch = started;
         if (isFull) lastFullMatch = started;
+        await recordMatcherRun(deps.warehouse, {
+          startedAt: new Date(started),
+          pass: isFull ? "full" : "new",
+          outcome,
+        });
+        // Then one window of the one-time pass over closed markets, once the backfills
+        // have brought them in.
+        const backfilled = [...states.values()].every((state) => state.backfillDone);
+        if (!closedPassDone && backfilled) closedPassDone = (await runClosedPassStep(matcher))?.done ?? true;
       })
       .catch((error: unknown) => logger.error({ error: String(error) }, "cross-venue matching failed"))
       .finally(() => {

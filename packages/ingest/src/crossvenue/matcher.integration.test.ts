@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { migrateWarehouse, openWarehouse, toDateTime64, type Warehouse } from "@epicenter/warehouse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runClosedPassStep } from "./closed-pass";
 import { runMatcher } from "./matcher";
 
 const dir = mkdtempSync(join(tmpdir(), "epicenter-crossvenue-"));
@@ -239,5 +240,57 @@ describe("runMatcher", () => {
       retired: 0,
       written: 0,
     });
+  });
+
+  it("pairs closed markets once, a window of close dates at a time, resuming where it stood", async () => {
+    const question = "Who will be the next Prime Minister of Canada?";
+    await warehouse.insert("polymarket.markets_latest", [
+      {
+        sync_timestamp: at,
+        id: "p-carney",
+        event_id: "e-canada",
+        question: "Will Mark Carney be the next Prime Minister of Canada?",
+        groupItemTitle: "Mark Carney",
+        outcomes: ["Yes", "No"],
+        outcomePrices: [1, 0],
+        closed: true,
+        endDate: toDateTime64(Date.parse("2025-04-28T00:00:00Z")),
+      },
+    ]);
+    await warehouse.insert("kalshi.markets_latest", [
+      {
+        sync_timestamp: at,
+        ticker: "KXNEXTCANPM-25-MCAR",
+        event_ticker: "KXNEXTCANPM-25",
+        title: question,
+        yes_sub_title: "Mark Carney",
+        status: "finalized",
+        close_time: toDateTime64(Date.parse("2025-04-28T15:00:00Z")),
+        rules_primary: "",
+      },
+    ]);
+    // Open markets only: the closed pair is not the recurring passes' to make.
+    await runMatcher({ warehouse, clock });
+    const carney = () => pairs().then((found) => found.find((pair) => pair.polymarket_id === "p-carney"));
+    expect(await carney()).toBeUndefined();
+
+    const deps = { warehouse, clock };
+    const first = await runClosedPassStep(deps, { stepDays: 120 });
+    // From the oldest close on either venue, one window long.
+    expect(first).toMatchObject({ from: new Date("2025-04-28T00:00:00Z"), done: false });
+    expect(first?.to).toEqual(new Date(Date.parse("2025-04-28T00:00:00Z") + 120 * 86_400_000));
+    expect(await carney()).toMatchObject({ kalshi_ticker: "KXNEXTCANPM-25-MCAR", relation: "same_contract" });
+    // Each step starts where the recorded one ended, and the last one reaches the present.
+    const second = await runClosedPassStep(deps, { stepDays: 120 });
+    expect(second?.from).toEqual(first?.to);
+    let last = second;
+    for (let step = 0; step < 5 && last && !last.done; step++) last = await runClosedPassStep(deps, { stepDays: 120 });
+    expect(last).toMatchObject({ to: new Date(now), done: true });
+    // Once over, never again.
+    expect(await runClosedPassStep(deps, { stepDays: 120 })).toBeUndefined();
+    const runs = await warehouse.query<{ steps: number; done: number }>(
+      "SELECT toUInt8(count()) AS steps, toUInt8(countIf(done)) AS done FROM internal.matcher_runs WHERE pass = 'closed'",
+    );
+    expect(runs).toEqual([{ steps: 3, done: 1 }]);
   });
 });

@@ -49,6 +49,12 @@ export interface MatcherOptions {
    * full pass, every market against every market, when absent.
    */
   since?: Date;
+  /**
+   * Only Polymarket markets ending in `[from, to)`, against the Kalshi markets closing
+   * within `windowDays` of it: one window of the pass over closed markets, which are too
+   * many to pair at once.
+   */
+  closes?: { from: Date; to: Date };
 }
 
 export interface MatcherOutcome {
@@ -123,14 +129,19 @@ WITH
     SELECT id, endDate, ${WORDS("concat(question, ' ', groupItemTitle)")} AS words,
       NOT {incremental:Bool} OR ifNull(coalesce(createdAt, startDate) >= {since:DateTime64(3, 'UTC')}, false) AS fresh
     FROM polymarket.markets_latest FINAL
-    WHERE {includeClosed:Bool} OR NOT ifNull(closed, false)
+    WHERE ({includeClosed:Bool} OR NOT ifNull(closed, false))
+      AND (NOT {windowed:Bool} OR (endDate >= {closesFrom:DateTime64(3, 'UTC')} AND endDate < {closesTo:DateTime64(3, 'UTC')}))
   ),
   k AS (
     SELECT ticker, close_time, expected_expiration_time, ${WORDS("concat(title, ' ', yes_sub_title)")} AS words,
       -- Kalshi's nested events send created_time as year 1 (stored as NULL): its opening then.
       NOT {incremental:Bool} OR ifNull(coalesce(created_time, open_time) >= {since:DateTime64(3, 'UTC')}, false) AS fresh
     FROM kalshi.markets_latest FINAL
-    WHERE {includeClosed:Bool} OR status IN ('active', 'open', 'initialized', 'unopened')
+    WHERE ({includeClosed:Bool} OR status IN ('active', 'open', 'initialized', 'unopened'))
+      AND (NOT {windowed:Bool} OR arrayExists(
+        at -> at >= {closesFrom:DateTime64(3, 'UTC')} - toIntervalDay({windowDays:UInt16})
+          AND at < {closesTo:DateTime64(3, 'UTC')} + toIntervalDay({windowDays:UInt16}),
+        [close_time, expected_expiration_time]))
   ),
   k_words AS (SELECT ticker, fresh, arrayJoin(words) AS word FROM k),
   rare AS (SELECT word FROM k_words GROUP BY word HAVING count() <= {maxTokenMarkets:UInt32}),
@@ -211,6 +222,9 @@ export async function runMatcher(deps: MatcherDeps, options: MatcherOptions = {}
       maxTokenMarkets: options.maxTokenMarkets ?? 2_000,
       incremental: options.since !== undefined,
       since: toDateTime64((options.since ?? new Date(0)).getTime()),
+      windowed: options.closes !== undefined,
+      closesFrom: toDateTime64((options.closes?.from ?? new Date(0)).getTime()),
+      closesTo: toDateTime64((options.closes?.to ?? new Date(0)).getTime()),
     },
   });
   const candidatesMs = Math.round(performance.now() - started);
@@ -222,16 +236,16 @@ export async function runMatcher(deps: MatcherDeps, options: MatcherOptions = {}
   const known = new Map(existing.map((row) => [pairKey(row.polymarket_id, row.kalshi_ticker), row]));
   // One same contract per market on each side: an admin's confirmed pair holds it first,
   // then the best-scoring pair.
-  // A run that sees only new markets also keeps the matcher's own same-contract pairs it
-  // does not score again: a new market does not take an older market's place.
+  // A run that sees only some markets (the new ones, a window of close dates) also keeps
+  // the matcher's own same-contract pairs it does not score again: a market it sees does
+  // not take the place of a pair it does not.
+  const isPartial = options.since !== undefined || options.closes !== undefined;
   const taken = new Set<string>();
   const scoredAgain = new Set(candidates.map((row) => pairKey(row.polymarket_id, row.kalshi_ticker)));
   for (const row of existing) {
     const holds =
       row.method === "confirmed" ||
-      (options.since !== undefined &&
-        row.method === "auto" &&
-        !scoredAgain.has(pairKey(row.polymarket_id, row.kalshi_ticker)));
+      (isPartial && row.method === "auto" && !scoredAgain.has(pairKey(row.polymarket_id, row.kalshi_ticker)));
     if (holds && row.relation === "same_contract") taken.add(`p:${row.polymarket_id}`).add(`k:${row.kalshi_ticker}`);
   }
 

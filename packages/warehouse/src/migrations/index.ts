@@ -8,6 +8,7 @@ import { historyTables } from "./0007-history-tables";
 import { catalogViews } from "./0008-catalog-views";
 import { crossVenue } from "./0009-crossvenue";
 import { pairReviews } from "./0010-pair-reviews";
+import { matcherRuns } from "./0011-matcher-runs";
 import type { WarehouseMigration } from "./types";
 
 /** Every warehouse migration, in the order it is applied. Append only. */
@@ -22,6 +23,7 @@ export const warehouseMigrations: readonly WarehouseMigration[] = [
   catalogViews,
   crossVenue,
   pairReviews,
+  matcherRuns,
 ];
 
 export type { WarehouseMigration } from "./types";
