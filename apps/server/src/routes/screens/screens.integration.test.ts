@@ -20,6 +20,7 @@ import {
   silentLogger,
   startReplayServer,
 } from "@epicenter/ingest";
+import { toDateTime64 } from "@epicenter/warehouse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn } from "../../testing/sign-in";
 import { createTestApp, type TestApp } from "../../testing/test-app";
@@ -190,6 +191,72 @@ describe("the dashboards", () => {
     // Widest gap after fees first.
     const gaps = rows.map((row) => Number(row.gap_after_fees));
     expect(gaps).toEqual([...gaps].sort((a, b) => b - a));
+  });
+
+  it("reads an inverse pair on Kalshi's no side, and takes Polymarket's fee schedule where a market has one", async () => {
+    const warehouse = t.stores.warehouse;
+    const at = toDateTime64(Date.now());
+    const closes = toDateTime64(Date.now() + 30 * 86_400_000);
+    // Polymarket's first outcome is Kalshi's no; the market charges a taker fee (2026's feeSchedule).
+    const polymarket = {
+      sync_timestamp: at,
+      id: "p-inverse-fee",
+      event_id: "e-inverse-fee",
+      question: "Will the rate stay at or below 4%?",
+      groupItemTitle: "",
+      outcomes: ["Yes", "No"],
+      outcomePrices: [0.41, 0.59],
+      bestBid: 0.4,
+      bestAsk: 0.42,
+      closed: false,
+      endDate: closes,
+    };
+    await warehouse.insert("polymarket.markets", [
+      {
+        ...polymarket,
+        raw: JSON.stringify({ id: "p-inverse-fee", feeSchedule: { rate: 0.07, exponent: 1, takerOnly: true } }),
+      },
+    ]);
+    await warehouse.insert("polymarket.markets_latest", [polymarket]);
+    await warehouse.insert("kalshi.markets_latest", [
+      {
+        sync_timestamp: at,
+        ticker: "KXRATE-INVERSE-T4",
+        event_ticker: "KXRATE-INVERSE",
+        title: "Will the rate be above 4%?",
+        yes_sub_title: "Above 4%",
+        status: "active",
+        yes_bid_dollars: 0.5,
+        yes_ask_dollars: 0.52,
+        close_time: closes,
+      },
+    ]);
+    await warehouse.insert("crossvenue.market_pairs", [
+      {
+        polymarket_id: "p-inverse-fee",
+        kalshi_ticker: "KXRATE-INVERSE-T4",
+        relation: "same_contract",
+        orientation: "inverse",
+        score: 1,
+        method: "confirmed",
+        reasons: ["paired by hand"],
+        matched_at: at,
+        reviewed_by: "admin",
+        updated_at: at,
+      },
+    ]);
+    const response = await get("/api/dashboards/arbitrage-monitor/tiles/open-pairs");
+    const row = rowsAsObjects((await response.json()) as TileResult).find((r) => r.polymarket_id === "p-inverse-fee");
+    // Kalshi's no side: bid 1 − 0.52, ask 1 − 0.50.
+    expect(Number(row?.kalshi_bid)).toBeCloseTo(0.48, 4);
+    expect(Number(row?.kalshi_ask)).toBeCloseTo(0.5, 4);
+    expect(Number(row?.gross_gap)).toBeCloseTo(0.08, 4);
+    // The first outcome bought on Polymarket at 0.42, its opposite (Kalshi's yes) at 0.52: 0.94 for 1.
+    expect(row?.buy_first_outcome_on).toBe("Polymarket");
+    expect(Number(row?.gap_after_spread)).toBeCloseTo(0.06, 4);
+    // Less Polymarket's 0.07 × 0.42 × 0.58 and Kalshi's 0.07 × 0.48 × 0.52.
+    expect(Number(row?.gap_after_fees)).toBeCloseTo(0.06 - 0.07 * 0.42 * 0.58 - 0.07 * 0.48 * 0.52, 4);
+    expect(Number(row?.days_to_close)).toBeCloseTo(30, 0);
   });
 
   it("draws the gap over time from the history, moving as both venues' quotes move", async () => {

@@ -104,7 +104,8 @@ SELECT
   round(gap_after_fees, 4) AS gap_after_fees,
   if(buys_polymarket, 'Polymarket', 'Kalshi') AS buy_first_outcome_on,
   closes_at,
-  round(dateDiff('hour', now(), closes_at) / 24, 1) AS days_to_close
+  -- Empty once the close date has passed and the market awaits its result.
+  if(closes_at > now(), round(dateDiff('hour', now(), closes_at) / 24, 1), NULL) AS days_to_close
 FROM gaps
 ORDER BY gap_after_fees DESC, gross_gap DESC
 LIMIT 50`;
@@ -189,7 +190,7 @@ FROM gaps`,
     id: "open-pairs",
     title: "Open pairs, widest gap first",
     description:
-      "Quotes in terms of Polymarket's first outcome. Gross gap: the mids apart. After spread: buying the first outcome on one venue and its opposite on the other at the best quotes. After fees: less Kalshi's taker fee (0.07 × P × (1 − P)) and Polymarket's fee schedule where the market has one. None of these is a profit: they ignore depth, the venues' different rules and settlement, and the time between fills.",
+      "Quotes in terms of Polymarket's first outcome. Gross gap: the mids apart. After spread: buying the first outcome on one venue and its opposite on the other at the best quotes. After fees: less Kalshi's taker fee (0.07 × P × (1 − P)) and Polymarket's fee schedule where the market has one. None of these is a profit: they ignore depth, the venues' different rules and settlement, and the time between fills. Days to close is empty once the close date has passed and the market awaits its result.",
     sql: PAIRS_TABLE,
     view: { kind: "table" },
     size: "lg",
