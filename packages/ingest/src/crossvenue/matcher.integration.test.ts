@@ -32,6 +32,27 @@ const pairs = () =>
     "SELECT polymarket_id, kalshi_ticker, relation, orientation, method, reasons FROM crossvenue.market_pairs FINAL ORDER BY polymarket_id, kalshi_ticker",
   );
 
+/** A Polymarket market as the latest table holds it; `extra` for a later snapshot or a closed one. */
+const polymarket = (
+  id: string,
+  event: string,
+  question: string,
+  groupItemTitle: string,
+  endDate: string,
+  extra: Record<string, unknown> = {},
+) => ({
+  sync_timestamp: at,
+  id,
+  event_id: event,
+  question,
+  groupItemTitle,
+  outcomes: ["Yes", "No"],
+  outcomePrices: [0.4, 0.6],
+  closed: false,
+  endDate: toDateTime64(Date.parse(endDate)),
+  ...extra,
+});
+
 beforeAll(async () => {
   warehouse = openWarehouse({ path: join(dir, "warehouse"), poolSize: 2 });
   await migrateWarehouse(warehouse);
@@ -50,17 +71,6 @@ beforeAll(async () => {
       description: "Resolves by the Binance BTC/USDT 1 minute candle for 12:00 ET on June 30.",
     },
   ]);
-  const polymarket = (id: string, event: string, question: string, groupItemTitle: string, endDate: string) => ({
-    sync_timestamp: at,
-    id,
-    event_id: event,
-    question,
-    groupItemTitle,
-    outcomes: ["Yes", "No"],
-    outcomePrices: [0.4, 0.6],
-    closed: false,
-    endDate: toDateTime64(Date.parse(endDate)),
-  });
   await warehouse.insert("polymarket.markets_latest", [
     polymarket(
       "p-mojtaba",
@@ -176,18 +186,14 @@ describe("runMatcher", () => {
     const later = now + 2 * 3_600_000;
     const before = await pairs();
     await warehouse.insert("polymarket.markets_latest", [
-      {
-        sync_timestamp: toDateTime64(later),
-        id: "p-arafi",
-        event_id: "e-iran",
-        question: "Will Alireza Arafi be the next Supreme Leader of Iran?",
-        groupItemTitle: "Alireza Arafi",
-        outcomes: ["Yes", "No"],
-        outcomePrices: [0.1, 0.9],
-        closed: false,
-        endDate: toDateTime64(Date.parse("2026-12-31T00:00:00Z")),
-        createdAt: toDateTime64(later - 60_000),
-      },
+      polymarket(
+        "p-arafi",
+        "e-iran",
+        "Will Alireza Arafi be the next Supreme Leader of Iran?",
+        "Alireza Arafi",
+        "2026-12-31T00:00:00Z",
+        { sync_timestamp: toDateTime64(later), createdAt: toDateTime64(later - 60_000) },
+      ),
     ]);
     const outcome = await runMatcher(
       { warehouse, clock: () => new Date(later) },
@@ -210,18 +216,14 @@ describe("runMatcher", () => {
     // Polymarket renames a group's placeholder market: another candidate, another contract.
     const renamed = now + 4 * 3_600_000;
     await warehouse.insert("polymarket.markets_latest", [
-      {
-        sync_timestamp: toDateTime64(renamed),
-        id: "p-arafi",
-        event_id: "e-iran",
-        question: "Will Ali Larijani be the next Supreme Leader of Iran?",
-        groupItemTitle: "Ali Larijani",
-        outcomes: ["Yes", "No"],
-        outcomePrices: [0.1, 0.9],
-        closed: false,
-        endDate: toDateTime64(Date.parse("2026-12-31T00:00:00Z")),
-        createdAt: toDateTime64(now + 2 * 3_600_000 - 60_000),
-      },
+      polymarket(
+        "p-arafi",
+        "e-iran",
+        "Will Ali Larijani be the next Supreme Leader of Iran?",
+        "Ali Larijani",
+        "2026-12-31T00:00:00Z",
+        { sync_timestamp: toDateTime64(renamed), createdAt: toDateTime64(now + 2 * 3_600_000 - 60_000) },
+      ),
     ]);
     const outcome = await runMatcher({ warehouse, clock: () => new Date(renamed) });
     expect(outcome.retired).toBe(1);
@@ -245,17 +247,14 @@ describe("runMatcher", () => {
   it("pairs closed markets once, a window of close dates at a time, resuming where it stood", async () => {
     const question = "Who will be the next Prime Minister of Canada?";
     await warehouse.insert("polymarket.markets_latest", [
-      {
-        sync_timestamp: at,
-        id: "p-carney",
-        event_id: "e-canada",
-        question: "Will Mark Carney be the next Prime Minister of Canada?",
-        groupItemTitle: "Mark Carney",
-        outcomes: ["Yes", "No"],
-        outcomePrices: [1, 0],
-        closed: true,
-        endDate: toDateTime64(Date.parse("2025-04-28T00:00:00Z")),
-      },
+      polymarket(
+        "p-carney",
+        "e-canada",
+        "Will Mark Carney be the next Prime Minister of Canada?",
+        "Mark Carney",
+        "2025-04-28T00:00:00Z",
+        { outcomePrices: [1, 0], closed: true },
+      ),
     ]);
     await warehouse.insert("kalshi.markets_latest", [
       {
