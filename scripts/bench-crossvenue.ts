@@ -6,7 +6,8 @@
  * warehouse, one snapshot of each venue from the replay server grown to the given number
  * of markets per venue, then the matcher's full pass several times (the first writes every
  * pair, the later ones find the same and write nothing: the pass made at start and daily),
- * then the run after each snapshot, which pairs only the markets created in the last hour.
+ * then the run after each snapshot, which pairs only the markets created in the last hour,
+ * then one week of the pass over closed markets, as busy as Kalshi's busiest.
  *
  * The replay grows its catalog by cloning the recorded events, so the same question comes
  * back once per clone on each side. That is harsher than the venues (every clone of a World
@@ -29,7 +30,7 @@ import {
   silentLogger,
   startReplayServer,
 } from "@epicenter/ingest";
-import { migrateWarehouse, openWarehouse } from "@epicenter/warehouse";
+import { migrateWarehouse, openWarehouse, type Warehouse } from "@epicenter/warehouse";
 
 export interface CrossVenueBenchOptions {
   catalogSize: number;
@@ -44,6 +45,8 @@ export interface CrossVenueBenchResult {
   runs: MatcherOutcome[];
   /** Runs as after a snapshot: the markets created in the last hour (none here) against all. */
   incremental: MatcherOutcome[];
+  /** One window of the pass over closed markets: a busy week's settlements. */
+  closedWindow: { polymarket: number; kalshi: number; outcome: MatcherOutcome };
   rssMiB: number;
 }
 
@@ -74,7 +77,8 @@ export function summarize(result: CrossVenueBenchResult): string[] {
       ? `first full pass: ${first.candidates.toLocaleString("en-US")} candidates scored, ${first.sameContract} same-contract and ${first.related} related pairs written in ${took([first])}`
       : "no run",
     rest.length > 0 ? `later full passes (nothing new to write): ${took(rest)}` : "",
-    `runs after a snapshot (markets of the last hour): ${took(result.incremental)}; peak RSS ${result.rssMiB} MiB`,
+    `runs after a snapshot (markets of the last hour): ${took(result.incremental)}`,
+    `a week of the pass over closed markets (${result.closedWindow.polymarket.toLocaleString("en-US")} Polymarket, ${result.closedWindow.kalshi.toLocaleString("en-US")} Kalshi markets closing in it): ${result.closedWindow.outcome.candidates.toLocaleString("en-US")} candidates in ${took([result.closedWindow.outcome])}; peak RSS ${result.rssMiB} MiB`,
   ].filter(Boolean);
 }
 
@@ -111,12 +115,14 @@ async function child(options: CrossVenueBenchOptions): Promise<CrossVenueBenchRe
     for (let i = 0; i < options.runs; i += 1) {
       incremental.push(await runMatcher({ warehouse }, { since: new Date(Date.now() - 3_600_000) }));
     }
+    const closedWindow = await closedWeek(warehouse);
     return {
       options,
       markets,
       syncMs,
       runs,
       incremental,
+      closedWindow,
       rssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
     };
   } finally {
@@ -124,6 +130,36 @@ async function child(options: CrossVenueBenchOptions): Promise<CrossVenueBenchRe
     await warehouse.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A week as busy as Kalshi's busiest: every Kalshi market copied twice as settled within
+ * one week of 2025 (over 40,000 a day at 118,000 markets), and one Polymarket market in
+ * twenty as closed in it; then the step of the closed pass that reads that week.
+ */
+async function closedWeek(warehouse: Warehouse): Promise<CrossVenueBenchResult["closedWindow"]> {
+  const from = new Date("2025-01-01T00:00:00Z");
+  const to = new Date("2025-01-08T00:00:00Z");
+  // (The copies' filters sit in a subquery: in ClickHouse the REPLACE list's names would shadow the columns in WHERE.)
+  const week = "toDateTime64('2025-01-01 00:00:00', 3, 'UTC') + toIntervalSecond(cityHash64(%s) % 604800)";
+  for (const copy of ["C1", "C2"]) {
+    await warehouse.command(
+      `INSERT INTO kalshi.markets_latest SELECT * REPLACE (concat(ticker, '-${copy}') AS ticker, 'finalized' AS status,
+         ${week.replace("%s", `ticker, '${copy}'`)} AS close_time, NULL AS expected_expiration_time)
+       FROM (SELECT * FROM kalshi.markets_latest FINAL WHERE status = 'active')`,
+    );
+  }
+  await warehouse.command(
+    `INSERT INTO polymarket.markets_latest SELECT * REPLACE (concat(id, '-closed') AS id, true AS closed,
+       ${week.replace("%s", "id")} AS endDate)
+     FROM (SELECT * FROM polymarket.markets_latest FINAL WHERE cityHash64(id) % 20 = 0 AND NOT ifNull(closed, false))`,
+  );
+  const [counts] = await warehouse.query<{ polymarket: string; kalshi: string }>(
+    `SELECT (SELECT count() FROM polymarket.markets_latest FINAL WHERE closed AND endDate >= '2025-01-01' AND endDate < '2025-01-08') AS polymarket,
+       (SELECT count() FROM kalshi.markets_latest FINAL WHERE status = 'finalized' AND close_time >= '2025-01-01' AND close_time < '2025-01-08') AS kalshi`,
+  );
+  const outcome = await runMatcher({ warehouse }, { includeClosed: true, closes: { from, to } });
+  return { polymarket: Number(counts?.polymarket), kalshi: Number(counts?.kalshi), outcome };
 }
 
 if (process.argv[2] === "--child") {
