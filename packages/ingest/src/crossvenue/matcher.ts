@@ -15,7 +15,8 @@
  *    the reverse): the best-scoring one keeps it, the others become `related`.
  *
  * An admin's decision (`confirmed`, `rejected`) is never overwritten, and a rejected pair
- * is never proposed again; a pair keeps the time it was first proposed.
+ * is never proposed again; a pair keeps the time it was first proposed. A pair of the
+ * matcher's own that no longer matches when scored again is removed.
  *
  * After a snapshot only the markets created since the last run need pairing (`since`):
  * they meet every market of the other venue, and the join stays small. A full pass (every
@@ -63,7 +64,7 @@ export interface MatcherOutcome {
   related: number;
   /** Pairs new or changed since the last run, the only ones written. */
   written: number;
-  /** The matcher's own pairs a full pass found no longer match, removed. */
+  /** The matcher's own pairs that no longer match when scored again (a full pass scores them all), removed. */
   retired: number;
   /** Pairs an admin decided, left as they were. */
   reviewed: number;
