@@ -21,9 +21,12 @@ describe("formatValue", () => {
     expect(formatValue("2026-11-21", "datetime")).toBe("Nov 21");
   });
 
-  it("keeps small numbers whole and shortens large ones", () => {
+  it("keeps small numbers as they are and shortens large ones", () => {
     expect(formatCompact(9_999)).toBe("9,999");
     expect(formatCompact(12_345)).toBe("12.3K");
+    // An axis of prices between 0 and 1 (a chart's ticks with no format of their own).
+    expect(formatValue(0.25, "count", { isCompact: true })).toBe("0.25");
+    expect(formatCompact(0.12345)).toBe("0.123");
   });
 });
 

@@ -26,6 +26,7 @@ export function toNumber(value: unknown): number | null {
 
 const integer = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
 const compact = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
+const small = new Intl.NumberFormat("en-US", { maximumFractionDigits: 3 });
 
 /** 1234567 → "1,234,567". */
 export function formatCount(value: unknown): string {
@@ -33,11 +34,14 @@ export function formatCount(value: unknown): string {
   return number === null ? "—" : integer.format(number);
 }
 
-/** 1234567 → "1.2M"; small numbers stay whole. */
+/**
+ * 1234567 → "1.2M"; small numbers as they are, to three decimals at most (an axis of
+ * prices between 0 and 1 reads 0.25, 0.5, not 0, 0, 0).
+ */
 export function formatCompact(value: unknown): string {
   const number = toNumber(value);
   if (number === null) return "—";
-  return Math.abs(number) < 10_000 ? integer.format(number) : compact.format(number);
+  return Math.abs(number) < 10_000 ? small.format(number) : compact.format(number);
 }
 
 export function formatValue(

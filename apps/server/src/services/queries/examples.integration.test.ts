@@ -62,7 +62,7 @@ async function paramsFor(sql: string): Promise<Record<string, string>> {
   const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
   const [market] = await t.stores.warehouse.query<{ id: string }>("SELECT id FROM polymarket.prices LIMIT 1");
   const id = market?.id ?? "";
-  const known: Record<string, string> = { market_id: id, polymarket_id: id, from: day(-30), to: day(0) };
+  const known: Record<string, string> = { market_id: id, polymarket_id: id, from: day(-30), to: day(0), days: "3650" };
   return Object.fromEntries(queryParameters(sql).map(({ name }) => [name, known[name] ?? ""]));
 }
 

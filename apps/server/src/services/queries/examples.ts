@@ -289,7 +289,7 @@ LIMIT 25`,
     id: "5e1a0000-0000-4000-8000-000000000017",
     title: "One pair's price on both venues, from the full history",
     description:
-      "A paired Polymarket market's hourly price next to its Kalshi twin's hourly candle close, from each venue's price history (back to the market's start, not only the archive's snapshots). polymarket_id is a parameter; the Kalshi market is the one it is paired with as the same contract.",
+      "A paired Polymarket market's hourly price next to its Kalshi twin's hourly candle close, from each venue's price history (back to the market's start, not only the archive's snapshots), over the last days. polymarket_id and days are parameters; the Kalshi market is the one it is paired with as the same contract.",
     sql: `WITH pair AS (
   SELECT kalshi_ticker, orientation
   FROM crossvenue.market_pairs FINAL
@@ -304,7 +304,7 @@ FROM (
   INNER JOIN (
     SELECT id, outcomes[1] AS first_outcome FROM polymarket.markets_latest FINAL WHERE id = {polymarket_id:String}
   ) AS market ON market.id = prices.id AND market.first_outcome = prices.outcome
-  WHERE prices.id = {polymarket_id:String}
+  WHERE prices.id = {polymarket_id:String} AND prices.ts >= now() - toIntervalDay({days:UInt16})
   GROUP BY hour
   UNION ALL
   SELECT toStartOfHour(candles.end_period_ts - 1) AS hour, 'Kalshi' AS venue,
@@ -312,7 +312,7 @@ FROM (
   FROM kalshi.candles AS candles
   INNER JOIN pair ON pair.kalshi_ticker = candles.ticker
   WHERE candles.ticker IN (SELECT kalshi_ticker FROM pair) AND candles.period_minutes = 60
-    AND candles.price_close IS NOT NULL
+    AND candles.price_close IS NOT NULL AND candles.end_period_ts >= now() - toIntervalDay({days:UInt16})
   GROUP BY hour
 )
 ORDER BY hour, venue`,
