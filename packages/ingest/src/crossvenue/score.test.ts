@@ -48,6 +48,20 @@ describe("comparePair", () => {
     expect(strike.relation).not.toBe("same_contract");
     expect(strike.conflicts.join(" ")).toContain("numbers differ: 4.5% vs 4.75%");
   });
+
+  it("counts a name as shared when the other side's text says it, even opening its sentence", () => {
+    const khamenei = labelled.find(
+      (pair) =>
+        pair.polymarket.question === "Khamenei out as Supreme Leader of Iran by January 31?" &&
+        pair.label === "related",
+    ) as LabelledPair;
+    const verdict = comparePair(khamenei.polymarket, khamenei.kalshi);
+    expect(verdict.reasons.join("; ")).toContain("names on both: ");
+    expect(verdict.reasons.join("; ")).toContain("khamenei");
+    expect(verdict.conflicts).not.toContain("no name in common");
+    // Still not the same contract: "by January 31" and "before 2026-02-01T15:00Z" are read as two dates.
+    expect(verdict.relation).toBe("related");
+  });
 });
 
 describe("the labelled set", () => {

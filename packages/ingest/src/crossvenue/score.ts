@@ -76,10 +76,20 @@ export function comparePair(polymarket: PolymarketSide, kalshi: KalshiSide): Pai
   const words = dice(pContext.words, kContext.words);
   if (sharedWords.length > 0) reasons.push(`shared words: ${sharedWords.slice(0, 8).join(", ")}`);
 
-  const sharedNames = intersection(pContext.entities, kContext.entities);
+  // A name one side gives is in common when the other's text says it, read as a name there
+  // or not: "Khamenei out as Supreme Leader…" opens its sentence, where one word alone is not
+  // taken for a name.
+  const [pSaid, kSaid] = [`${polymarket.eventTitle ?? ""} ${pText}`, `${kalshi.eventTitle ?? ""} ${kText}`];
+  const sharedNames = [
+    ...new Set([
+      ...intersection(pContext.entities, kContext.entities),
+      ...namesSaidIn(kContext.entities, pSaid),
+      ...namesSaidIn(pContext.entities, kSaid),
+    ]),
+  ];
   const names =
     pContext.entities.size > 0 && kContext.entities.size > 0
-      ? sharedNames.length / Math.min(pContext.entities.size, kContext.entities.size)
+      ? Math.min(1, sharedNames.length / Math.min(pContext.entities.size, kContext.entities.size))
       : words;
   if (sharedNames.length > 0) reasons.push(`names on both: ${sharedNames.slice(0, 5).join(", ")}`);
   else if (pContext.entities.size > 0 && kContext.entities.size > 0) otherQuestion(conflicts, "no name in common");
@@ -226,6 +236,12 @@ function closeDays(end: string | null, kalshiDates: readonly (string | null)[]):
     .map((date) => (date ? Math.abs(first - Date.parse(date)) / DAY_MS : Number.NaN))
     .filter((days) => !Number.isNaN(days));
   return distances.length === 0 ? undefined : Math.min(...distances);
+}
+
+/** The names that stand in the text as whole words. */
+function namesSaidIn(names: Set<string>, text: string): string[] {
+  const lower = ` ${text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ")} `;
+  return [...names].filter((name) => lower.includes(` ${name.replace(/[^\p{L}\p{N}]+/gu, " ").trim()} `));
 }
 
 function intersection<T>(a: Set<T>, b: Set<T>): T[] {
