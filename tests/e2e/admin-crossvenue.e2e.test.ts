@@ -80,6 +80,10 @@ describe("Admin → Cross-venue", () => {
     );
     expect(await spain.textContent()).toMatch(/Yes \d+\.\d%.*Yes \d+\.\d%.*Same contract.*Same orientation.*0\.\d\d/);
     expect(await spain.getByRole("listitem").count()).toBeGreaterThan(1);
+    // Where the matcher stands: its first full pass ran after the first snapshots.
+    await expect
+      .poll(() => page.getByTestId("matcher-status").textContent(), { timeout: 10_000 })
+      .toMatch(/^Last full pass .*: [\d,]+ candidates scored, [\d,]+ written, in [\d.]+ (s|min)\..*Closed markets: /);
     await wide.screenshot("admin-crossvenue-1440");
   });
 

@@ -20,6 +20,7 @@ import { isApiPath, serveSpa } from "./http/spa";
 import { deleteAllowList } from "./routes/admin/delete-allow-list";
 import { deleteWaitlist } from "./routes/admin/delete-waitlist";
 import { getAllowList } from "./routes/admin/get-allow-list";
+import { getCrossVenueMatcher } from "./routes/admin/get-crossvenue-matcher";
 import { getCrossVenuePairs } from "./routes/admin/get-crossvenue-pairs";
 import { getCrossVenueReviews } from "./routes/admin/get-crossvenue-reviews";
 import { getAdminQueryRuns } from "./routes/admin/get-query-runs";
@@ -214,6 +215,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   postConfirmCrossVenuePair(app, pairReviews);
   postRejectCrossVenuePair(app, pairReviews);
   getCrossVenueReviews(app, pairReviews);
+  getCrossVenueMatcher(app, pairReviews);
 
   if (deps.webRoot) serveSpa(app, deps.webRoot);
 

@@ -135,6 +135,44 @@ export const ZPairReviews = z
   .meta({ id: "PairReviews" });
 export type PairReviews = z.infer<typeof ZPairReviews>;
 
+export const ZMatcherRun = z.object({
+  pass: z
+    .enum(["full", "new", "closed"])
+    .describe(
+      "full: every open market against every open market; new: the markets created since the last run; closed: one window of the pass over closed markets",
+    ),
+  started_at: z.iso.datetime(),
+  candidates: z.number().int().describe("Pairs of markets scored"),
+  same_contract: z.number().int(),
+  related: z.number().int(),
+  written: z.number().int().describe("Pairs new or changed, written"),
+  retired: z.number().int().describe("The matcher's own pairs that no longer match, removed"),
+  duration_ms: z.number().int(),
+});
+export type MatcherRun = z.infer<typeof ZMatcherRun>;
+
+export const ZMatcherStatus = z
+  .object({
+    last_full: ZMatcherRun.nullable().describe("The last full pass; null before the first"),
+    last_run: ZMatcherRun.nullable().describe("The last run after a snapshot, full or not; null before the first"),
+    closed_pass: z
+      .object({
+        state: z
+          .enum(["waiting", "running", "done"])
+          .describe(
+            "waiting: for the backfills to bring the closed markets in; running: a window after each matcher run; done: every closed market was paired once",
+          ),
+        paired_through: z.iso
+          .datetime()
+          .nullable()
+          .describe("The close dates paired so far end here; null before the first window"),
+        windows: z.number().int().describe("Windows of close dates paired so far"),
+      })
+      .describe("The one-time pass over closed markets"),
+  })
+  .meta({ id: "MatcherStatus" });
+export type MatcherStatus = z.infer<typeof ZMatcherStatus>;
+
 const pairNotFound = errorResponse("No such pair in crossvenue.market_pairs");
 const sameContractTaken = errorResponse(
   "One of the two markets is already the same contract as another market, in a confirmed pair",
@@ -205,6 +243,20 @@ export const crossVenueEndpoints = {
       403: FORBIDDEN,
       404: errorResponse("A market id that is not in the latest snapshot; the message names it"),
       409: sameContractTaken,
+    },
+  }),
+  adminMatcherStatus: defineEndpoint({
+    method: "get",
+    path: "/api/admin/crossvenue/matcher",
+    summary: "Where the cross-venue matcher stands",
+    description:
+      "The matcher's last full pass and last run (what each scored, wrote and retired, and how long it took), and how far the one-time pass over closed markets has gone.",
+    tag: "Admin",
+    auth: "admin",
+    responses: {
+      200: { description: "The matcher's runs", schema: ZMatcherStatus },
+      401: UNAUTHORIZED,
+      403: FORBIDDEN,
     },
   }),
   adminPairReviews: defineEndpoint({

@@ -3,8 +3,14 @@
  * the latest tables, an admin lists, confirms, rejects and pairs by hand through the API,
  * every change is logged with who made it, and the matcher's next runs keep each decision.
  */
-import { type CrossVenuePair, ZCrossVenuePair, ZCrossVenuePairs, ZPairReviews } from "@epicenter/contracts";
-import { runMatcher } from "@epicenter/ingest";
+import {
+  type CrossVenuePair,
+  ZCrossVenuePair,
+  ZCrossVenuePairs,
+  ZMatcherStatus,
+  ZPairReviews,
+} from "@epicenter/contracts";
+import { recordMatcherRun, runClosedPassStep, runMatcher } from "@epicenter/ingest";
 import { toDateTime64 } from "@epicenter/warehouse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, json, signIn } from "../../testing/sign-in";
@@ -149,6 +155,7 @@ describe("Admin → Cross-venue", () => {
     for (const [path, init] of [
       ["/api/admin/crossvenue/pairs", bearer(user)],
       ["/api/admin/crossvenue/reviews", bearer(user)],
+      ["/api/admin/crossvenue/matcher", bearer(user)],
       [`/api/admin/crossvenue/pairs/${MOJTABA.polymarket}/${MOJTABA.kalshi}/reject`, bearer(user, "POST")],
       [
         "/api/admin/crossvenue/pairs",
@@ -303,5 +310,31 @@ describe("Admin → Cross-venue", () => {
     const catalog = await (await t.app.request("/api/tables", bearer(boss))).text();
     expect(catalog).toContain("market_pairs");
     expect(catalog).not.toContain("pair_reviews");
+  });
+
+  it("says where the matcher stands: its last full pass, its last run, and the pass over closed markets", async () => {
+    const status = async () => {
+      const response = await t.app.request("/api/admin/crossvenue/matcher", bearer(boss));
+      expect(response.status).toBe(200);
+      return ZMatcherStatus.parse(await response.json());
+    };
+    // The runs above were the test's own calls, which the scheduler's log does not hold.
+    expect(await status()).toEqual({
+      last_full: null,
+      last_run: null,
+      closed_pass: { state: "waiting", paired_through: null, windows: 0 },
+    });
+    const warehouse = t.stores.warehouse;
+    const full = await runMatcher({ warehouse });
+    await recordMatcherRun(warehouse, { startedAt: new Date(Date.now() - 120_000), pass: "full", outcome: full });
+    const since = await runMatcher({ warehouse }, { since: new Date(Date.now() - 3_600_000) });
+    await recordMatcherRun(warehouse, { startedAt: new Date(Date.now() - 60_000), pass: "new", outcome: since });
+    const step = await runClosedPassStep({ warehouse }, { stepDays: 3650 });
+    const now = await status();
+    expect(now.last_full).toMatchObject({ pass: "full", candidates: full.candidates, written: full.written });
+    expect(now.last_run).toMatchObject({ pass: "new", candidates: since.candidates });
+    // Nothing here is closed: the pass has nothing to pair and ends on its first window.
+    expect(step?.done).toBe(true);
+    expect(now.closed_pass).toMatchObject({ state: "done", windows: 1 });
   });
 });

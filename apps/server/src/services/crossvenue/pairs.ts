@@ -1,7 +1,8 @@
 /**
  * What Admin → Cross-venue reads: the pairs of `crossvenue.market_pairs` beside both
- * markets' latest titles and Yes prices, and the log of reviews (`internal.pair_reviews`),
- * with each reviewer's user id resolved to an e-mail from the app database.
+ * markets' latest titles and Yes prices, the log of reviews (`internal.pair_reviews`),
+ * with each reviewer's user id resolved to an e-mail from the app database, and where the
+ * matcher stands (`internal.matcher_runs`).
  *
  * Fixed queries with typed parameters, on the app's warehouse connection like the market
  * pages: the log lives in `internal`, which the sandbox that runs user SQL cannot read.
@@ -9,6 +10,8 @@
 import type {
   CrossVenuePair,
   CrossVenuePairs,
+  MatcherRun,
+  MatcherStatus,
   PairReviews,
   ZPairListQuery,
   ZPairReviewsQuery,
@@ -262,3 +265,57 @@ function numberOf(value: unknown): number | null {
 }
 
 const isoOf = (value: string) => fromDateTime64(value).toISOString();
+
+interface MatcherRunRow {
+  pass: MatcherRun["pass"];
+  started_at: string;
+  candidates: number;
+  same_contract: number;
+  related: number;
+  written: number;
+  retired: number;
+  duration_ms: number;
+}
+
+/**
+ * Where the matcher stands, from its log (`internal.matcher_runs`): the last full pass, the
+ * last run after a snapshot, and how far the one-time pass over closed markets has gone.
+ */
+export async function readMatcherStatus(deps: Pick<PairReadDeps, "warehouse">): Promise<MatcherStatus> {
+  const runs = (where: string) =>
+    deps.warehouse.query<MatcherRunRow>(
+      `SELECT pass, toString(started_at) AS started_at, candidates, same_contract, related, written, retired, duration_ms
+       FROM internal.matcher_runs WHERE ${where} ORDER BY started_at DESC LIMIT 1`,
+    );
+  const [[full], [last], [closed]] = await Promise.all([
+    runs("pass = 'full'"),
+    runs("pass != 'closed'"),
+    deps.warehouse.query<{ windows: string; through: string | null; done: boolean | number }>(
+      `SELECT count() AS windows, toString(max(closes_until)) AS through, max(done) AS done
+       FROM internal.matcher_runs WHERE pass = 'closed'`,
+    ),
+  ]);
+  const windows = Number(closed?.windows ?? 0);
+  return {
+    last_full: full ? matcherRunJson(full) : null,
+    last_run: last ? matcherRunJson(last) : null,
+    closed_pass: {
+      state: closed?.done ? "done" : windows > 0 ? "running" : "waiting",
+      paired_through: windows > 0 && closed?.through ? isoOf(closed.through) : null,
+      windows,
+    },
+  };
+}
+
+function matcherRunJson(row: MatcherRunRow): MatcherRun {
+  return {
+    pass: row.pass,
+    started_at: isoOf(row.started_at),
+    candidates: Number(row.candidates),
+    same_contract: Number(row.same_contract),
+    related: Number(row.related),
+    written: Number(row.written),
+    retired: Number(row.retired),
+    duration_ms: Number(row.duration_ms),
+  };
+}

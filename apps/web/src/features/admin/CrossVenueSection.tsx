@@ -16,6 +16,7 @@ import { AdminTable } from "./AdminTable";
 import styles from "./admin.module.css";
 import { useCrossVenuePairs, useDecidePair } from "./api";
 import venue from "./cross-venue.module.css";
+import { MatcherStatus } from "./MatcherStatus";
 import { MarketCell, Reasons, RelationCell } from "./PairCells";
 import { PairForm } from "./PairForm";
 import { PairReviewLog } from "./PairReviewLog";
@@ -67,6 +68,7 @@ export function CrossVenueSection() {
 
   return (
     <section className={styles.section}>
+      <MatcherStatus />
       <PairForm />
       <Tabs<View>
         label="Pairs"

@@ -35,6 +35,13 @@ export const useCrossVenuePairs = (query: PairListQuery) =>
     // The tabs' counts and the rows stay while the next filter or page loads.
     placeholderData: keepPreviousData,
   });
+export const useMatcherStatus = () =>
+  useQuery({
+    queryKey: ["admin", "crossvenue-matcher"],
+    queryFn: ({ signal }) => call(endpoints.adminMatcherStatus, {}, { signal }),
+    // The matcher runs after each snapshot: a minute is fresh enough.
+    refetchInterval: 60_000,
+  });
 export const usePairReviews = () =>
   useQuery({
     queryKey: ["admin", "crossvenue-reviews"],
