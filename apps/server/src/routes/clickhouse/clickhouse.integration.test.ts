@@ -303,13 +303,17 @@ describe("what connecting tools send", () => {
   });
 
   it("records each run with origin clickhouse", async () => {
-    await post("SELECT 'recorded' AS marker");
-    await t.stores.queryRuns.flush();
-    const runs = await t.stores.appDatabase.db
-      .select({ sql: schema.queryRuns.sql })
-      .from(schema.queryRuns)
-      .where(eq(schema.queryRuns.origin, "clickhouse"));
-    expect(runs.map((run) => run.sql)).toContain("SELECT 'recorded' AS marker");
+    expect(await (await post("SELECT 'recorded' AS marker")).text()).toBe("recorded\n");
+    // The run is recorded as its answer's stream ends, which the client may see first.
+    const recorded = async () => {
+      await t.stores.queryRuns.flush();
+      const runs = await t.stores.appDatabase.db
+        .select({ sql: schema.queryRuns.sql })
+        .from(schema.queryRuns)
+        .where(eq(schema.queryRuns.origin, "clickhouse"));
+      return runs.map((run) => run.sql);
+    };
+    await expect.poll(recorded, { timeout: 5_000 }).toContain("SELECT 'recorded' AS marker");
   });
 });
 
