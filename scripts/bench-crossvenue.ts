@@ -140,18 +140,20 @@ async function child(options: CrossVenueBenchOptions): Promise<CrossVenueBenchRe
 async function closedWeek(warehouse: Warehouse): Promise<CrossVenueBenchResult["closedWindow"]> {
   const from = new Date("2025-01-01T00:00:00Z");
   const to = new Date("2025-01-08T00:00:00Z");
+  // A time in the week, spread by the hash of `key`.
+  const inWeek = (key: string) =>
+    `toDateTime64('2025-01-01 00:00:00', 3, 'UTC') + toIntervalSecond(cityHash64(${key}) % 604800)`;
   // (The copies' filters sit in a subquery: in ClickHouse the REPLACE list's names would shadow the columns in WHERE.)
-  const week = "toDateTime64('2025-01-01 00:00:00', 3, 'UTC') + toIntervalSecond(cityHash64(%s) % 604800)";
   for (const copy of ["C1", "C2"]) {
     await warehouse.command(
       `INSERT INTO kalshi.markets_latest SELECT * REPLACE (concat(ticker, '-${copy}') AS ticker, 'finalized' AS status,
-         ${week.replace("%s", `ticker, '${copy}'`)} AS close_time, NULL AS expected_expiration_time)
+         ${inWeek(`ticker, '${copy}'`)} AS close_time, NULL AS expected_expiration_time)
        FROM (SELECT * FROM kalshi.markets_latest FINAL WHERE status = 'active')`,
     );
   }
   await warehouse.command(
     `INSERT INTO polymarket.markets_latest SELECT * REPLACE (concat(id, '-closed') AS id, true AS closed,
-       ${week.replace("%s", "id")} AS endDate)
+       ${inWeek("id")} AS endDate)
      FROM (SELECT * FROM polymarket.markets_latest FINAL WHERE cityHash64(id) % 20 = 0 AND NOT ifNull(closed, false))`,
   );
   const [counts] = await warehouse.query<{ polymarket: string; kalshi: string }>(

@@ -10,7 +10,9 @@
 
 export {
   CLOSED_PASS_STEP_DAYS,
+  type ClosedPassProgress,
   type ClosedPassStep,
+  closedPassProgress,
   type MatcherPass,
   recordMatcherRun,
   runClosedPassStep,

@@ -54,51 +54,66 @@ export async function recordMatcherRun(
   ]);
 }
 
-/** Where the pass stands: the end of its last window, or where it starts; `done` once over. */
-async function closedPassPosition(warehouse: Warehouse): Promise<{ from: Date | null; done: boolean }> {
-  const [last] = await warehouse.query<{ until: string | null; done: boolean | number }>(
-    `SELECT toString(max(closes_until)) AS until, max(done) AS done FROM internal.matcher_runs WHERE pass = 'closed'`,
+export interface ClosedPassProgress {
+  /** Windows of close dates paired so far. */
+  windows: number;
+  /** Where the last window ended; null before the first. */
+  pairedThrough: Date | null;
+  done: boolean;
+}
+
+/** How far the pass over closed markets has gone, from its rows in `internal.matcher_runs`. */
+export async function closedPassProgress(warehouse: Warehouse): Promise<ClosedPassProgress> {
+  const [row] = await warehouse.query<{ windows: string; through: string | null; done: boolean | number }>(
+    `SELECT count() AS windows, toString(max(closes_until)) AS through, max(done) AS done
+     FROM internal.matcher_runs WHERE pass = 'closed'`,
   );
-  if (last?.done) return { from: null, done: true };
-  if (last?.until) return { from: fromDateTime64(last.until), done: false };
-  // The first step starts at the oldest close date of a closed market on either venue.
+  const windows = Number(row?.windows ?? 0);
+  return {
+    windows,
+    pairedThrough: windows > 0 && row?.through ? fromDateTime64(row.through) : null,
+    done: Boolean(row?.done),
+  };
+}
+
+/** The oldest close date of a closed market on either venue, where the pass starts; null when none is closed. */
+async function oldestClose(warehouse: Warehouse): Promise<Date | null> {
   const [first] = await warehouse.query<{ oldest: string | null }>(
     `SELECT toString(arrayMin(arrayFilter(at -> at IS NOT NULL, [
        (SELECT min(endDate) FROM polymarket.markets_latest FINAL WHERE ifNull(closed, false)),
        (SELECT min(close_time) FROM kalshi.markets_latest FINAL
         WHERE status NOT IN ('active', 'open', 'initialized', 'unopened'))]))) AS oldest`,
   );
-  const oldest = first?.oldest && !first.oldest.startsWith("1970") ? fromDateTime64(first.oldest) : null;
-  return { from: oldest, done: false };
+  return first?.oldest && !first.oldest.startsWith("1970") ? fromDateTime64(first.oldest) : null;
 }
 
+/** What a window with no close dates in it pairs. */
+const NOTHING_PAIRED: MatcherOutcome = {
+  candidates: 0,
+  sameContract: 0,
+  related: 0,
+  written: 0,
+  retired: 0,
+  reviewed: 0,
+  candidatesMs: 0,
+  durationMs: 0,
+};
+
 /**
- * One step of the pass: the next window of close dates, paired and recorded. Undefined when
- * the pass is over (or there is nothing closed yet to pair, which ends it too).
+ * One step of the pass: the next window of close dates, paired and recorded. Undefined once
+ * the pass is over; with no closed market at all, the first step ends it.
  */
 export async function runClosedPassStep(
   deps: MatcherDeps,
   options: { stepDays?: number } = {},
 ): Promise<ClosedPassStep | undefined> {
   const now = (deps.clock ?? (() => new Date()))();
-  const position = await closedPassPosition(deps.warehouse);
-  if (position.done) return undefined;
-  const from = position.from ?? now;
+  const progress = await closedPassProgress(deps.warehouse);
+  if (progress.done) return undefined;
+  const from = progress.pairedThrough ?? (await oldestClose(deps.warehouse)) ?? now;
   const to = new Date(Math.min(from.getTime() + (options.stepDays ?? CLOSED_PASS_STEP_DAYS) * DAY_MS, now.getTime()));
   const done = to.getTime() >= now.getTime();
-  const outcome =
-    to > from
-      ? await runMatcher(deps, { includeClosed: true, closes: { from, to } })
-      : {
-          candidates: 0,
-          sameContract: 0,
-          related: 0,
-          written: 0,
-          retired: 0,
-          reviewed: 0,
-          candidatesMs: 0,
-          durationMs: 0,
-        };
+  const outcome = to > from ? await runMatcher(deps, { includeClosed: true, closes: { from, to } }) : NOTHING_PAIRED;
   await recordMatcherRun(deps.warehouse, { startedAt: now, pass: "closed", outcome, closes: { from, to }, done });
   deps.logger?.info(
     { from: from.toISOString(), to: to.toISOString(), done, written: outcome.written },

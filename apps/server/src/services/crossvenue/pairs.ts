@@ -17,6 +17,7 @@ import type {
   ZPairReviewsQuery,
 } from "@epicenter/contracts";
 import { type AppDb, schema } from "@epicenter/db";
+import { closedPassProgress } from "@epicenter/ingest";
 import { fromDateTime64, type Warehouse } from "@epicenter/warehouse";
 import { inArray } from "drizzle-orm";
 import type { z } from "zod";
@@ -287,22 +288,18 @@ export async function readMatcherStatus(deps: Pick<PairReadDeps, "warehouse">): 
       `SELECT pass, toString(started_at) AS started_at, candidates, same_contract, related, written, retired, duration_ms
        FROM internal.matcher_runs WHERE ${where} ORDER BY started_at DESC LIMIT 1`,
     );
-  const [[full], [last], [closed]] = await Promise.all([
+  const [[full], [last], closed] = await Promise.all([
     runs("pass = 'full'"),
     runs("pass != 'closed'"),
-    deps.warehouse.query<{ windows: string; through: string | null; done: boolean | number }>(
-      `SELECT count() AS windows, toString(max(closes_until)) AS through, max(done) AS done
-       FROM internal.matcher_runs WHERE pass = 'closed'`,
-    ),
+    closedPassProgress(deps.warehouse),
   ]);
-  const windows = Number(closed?.windows ?? 0);
   return {
     last_full: full ? matcherRunJson(full) : null,
     last_run: last ? matcherRunJson(last) : null,
     closed_pass: {
-      state: closed?.done ? "done" : windows > 0 ? "running" : "waiting",
-      paired_through: windows > 0 && closed?.through ? isoOf(closed.through) : null,
-      windows,
+      state: closed.done ? "done" : closed.windows > 0 ? "running" : "waiting",
+      paired_through: closed.pairedThrough?.toISOString() ?? null,
+      windows: closed.windows,
     },
   };
 }

@@ -187,30 +187,8 @@ function PairTable({
       empty={empty}
       className={venue.cards}
       columns={[
-        {
-          header: "Polymarket",
-          cell: (pair) => (
-            <MarketCell
-              venue="polymarket"
-              id={pair.polymarket_id}
-              title={pair.polymarket.question}
-              subtitle={pair.polymarket.subtitle}
-              yesPrice={pair.polymarket.yes_price}
-            />
-          ),
-        },
-        {
-          header: "Kalshi",
-          cell: (pair) => (
-            <MarketCell
-              venue="kalshi"
-              id={pair.kalshi_ticker}
-              title={pair.kalshi.title}
-              subtitle={pair.kalshi.subtitle}
-              yesPrice={pair.kalshi.yes_price}
-            />
-          ),
-        },
+        { header: "Polymarket", cell: (pair) => <MarketCell pair={pair} venue="polymarket" /> },
+        { header: "Kalshi", cell: (pair) => <MarketCell pair={pair} venue="kalshi" /> },
         {
           header: "Relation",
           cell: (pair) => <RelationCell relation={pair.relation} orientation={pair.orientation} />,

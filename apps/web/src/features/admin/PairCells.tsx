@@ -5,22 +5,25 @@ import { formatValue } from "../../ui/format";
 import { MarketLink } from "../markets/MarketLink";
 import venue from "./cross-venue.module.css";
 
-export function MarketCell({
-  venue: marketVenue,
-  id,
-  title,
-  subtitle,
-  yesPrice,
-}: {
-  venue: "polymarket" | "kalshi";
-  id: string;
-  title: string | null;
-  subtitle: string | null;
-  yesPrice: number | null;
-}) {
+/** One side of a pair: the market's link, its outcome label and its Yes price. */
+export function MarketCell({ pair, venue: side }: { pair: CrossVenuePair; venue: "polymarket" | "kalshi" }) {
+  const { id, title, subtitle, yesPrice } =
+    side === "polymarket"
+      ? {
+          id: pair.polymarket_id,
+          title: pair.polymarket.question,
+          subtitle: pair.polymarket.subtitle,
+          yesPrice: pair.polymarket.yes_price,
+        }
+      : {
+          id: pair.kalshi_ticker,
+          title: pair.kalshi.title,
+          subtitle: pair.kalshi.subtitle,
+          yesPrice: pair.kalshi.yes_price,
+        };
   return (
     <span className={`${venue.stack} ${venue.market}`}>
-      <MarketLink venue={marketVenue} id={id}>
+      <MarketLink venue={side} id={id}>
         {title ?? id}
       </MarketLink>
       {subtitle && subtitle !== title ? <span className={venue.subtitle}>{subtitle}</span> : null}
