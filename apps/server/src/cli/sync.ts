@@ -9,7 +9,15 @@
  * 200) are brought up to date or none is left.
  */
 import { parseArgs } from "node:util";
-import { runHistoryStep, runMatcher, runSync, SOURCES, type SourceName, type SyncDeps } from "@epicenter/ingest";
+import {
+  recordMatcherRun,
+  runHistoryStep,
+  runMatcher,
+  runSync,
+  SOURCES,
+  type SourceName,
+  type SyncDeps,
+} from "@epicenter/ingest";
 import { ConfigError, parseConfig } from "../config";
 import { openStores, StartupError } from "../deps";
 import { createLogger } from "../logger";
@@ -66,8 +74,11 @@ async function main(): Promise<number> {
       }
     }
     if (!values.history && failed < sources.length) {
-      // As the scheduler does after each snapshot: the same questions paired across the venues.
+      // As the scheduler does after each snapshot: the same questions paired across the
+      // venues, a full pass, logged where Admin → Cross-venue reads the matcher's runs.
+      const startedAt = new Date();
       const pairs = await runMatcher({ warehouse: stores.warehouse, logger });
+      await recordMatcherRun(stores.warehouse, { startedAt, pass: "full", outcome: pairs });
       console.log(
         `cross-venue: ${pairs.sameContract} same-contract and ${pairs.related} related pairs from ${pairs.candidates} candidates in ${(pairs.durationMs / 1000).toFixed(1)} s`,
       );
