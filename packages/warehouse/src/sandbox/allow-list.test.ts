@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { allowListPolicy, checkStatementTree, parseAstDump } from "./allow-list";
+import { allowListPolicy, checkStatementTree, isFunctionAllowed, parseAstDump } from "./allow-list";
 import { byteOffsetToIndex, cleanMessage, lineAndColumn, SandboxRefusal } from "./errors";
-import { columnModifierIn } from "./string-arguments";
+import { aggregateCall, structureProblem } from "./string-arguments";
 
 // Dumps as chDB 26.7 prints them for `EXPLAIN AST …`.
 const JOIN_IN = `SelectWithUnionQuery (children 1)
@@ -103,10 +103,43 @@ describe("string arguments the engine parses as SQL", () => {
     expect(checkValues(tableFunction("generateRandom", ["Literal 'a String TTL now()'"]))).toThrow(/TTL/);
   });
 
-  it("finds a modifier only as a whole word, in any case", () => {
-    expect(columnModifierIn("defaults String, indexed UInt8, aliasing String")).toBeUndefined();
-    expect(columnModifierIn("a String\tdefault\n'x'")).toBe("default");
-    expect(columnModifierIn("a String,Comment")).toBe("Comment");
+  it("reads a structure as names and types, whatever the columns are called", () => {
+    for (const ok of [
+      "defaults String, indexed UInt8, aliasing String",
+      "outcome String, comment String",
+      "index UInt32, check UInt8, primary String, default Float64",
+      "e Enum8('a' = 1, 'b' = -2), t Tuple(x String, y Nullable(Float64)), d DateTime64(3, 'UTC')",
+      "`odd name` LowCardinality(String)",
+    ]) {
+      expect(structureProblem(ok), ok).toBeUndefined();
+    }
+    expect(structureProblem("a String\tdefault\n'x'")).toBe("DEFAULT");
+    expect(structureProblem("a String,Comment")).toBe("COMMENT");
+    expect(structureProblem("x DEFAULT file('/x')")).toBe("DEFAULT");
+    expect(structureProblem("x")).toBeUndefined();
+    expect(structureProblem("a String COMMENT 'x'")).toBe("COMMENT");
+    expect(structureProblem("t Tuple(a String DEFAULT file('/x'))")).toBe("DEFAULT");
+    expect(structureProblem("a String /* x */ ALIAS 1")).toBe("ALIAS");
+    expect(structureProblem("a Array(String")).toBeUndefined();
+  });
+
+  it("reads an aggregate string only as a name with literal parameters", () => {
+    expect(aggregateCall("sum")).toBe("sum");
+    expect(aggregateCall(" quantiles(0.5, 0.9) ")).toBe("quantiles");
+    expect(aggregateCall("sequenceMatch('(?1)(?2)')")).toBe("sequenceMatch");
+    expect(aggregateCall("histogram(-1e3)")).toBe("histogram");
+    for (const hostile of [
+      "groupConcat(file('/etc/hostname'))",
+      "groupConcat((SELECT 1 SETTINGS readonly = 0))",
+      "quantile(0.5)(x)",
+      "quantile(0.5,)",
+      "sum(1 + 1)",
+      "topK(toUInt8(3))",
+      "groupConcat('a\\'')",
+      "sum /* x */",
+    ]) {
+      expect(aggregateCall(hostile), hostile).toBeUndefined();
+    }
   });
 });
 
@@ -130,10 +163,12 @@ describe("the host and engine functions", () => {
       "aigenerate",
       "sleep",
     ]) {
-      expect(policy.deniedFunctions.has(name), name).toBe(true);
+      expect(isFunctionAllowed(policy, name), name).toBe(false);
     }
-    expect(policy.deniedFunctions.has("casewithexpression")).toBe(false);
-    expect(policy.deniedFunctions.has("lower")).toBe(false);
+    expect(isFunctionAllowed(policy, "caseWithExpression")).toBe(true);
+    expect(isFunctionAllowed(policy, "lower")).toBe(true);
+    expect(isFunctionAllowed(policy, "sumIfOrNull")).toBe(true);
+    expect(isFunctionAllowed(policy, "noSuchFunction")).toBe(false);
   });
 });
 

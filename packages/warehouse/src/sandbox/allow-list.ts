@@ -11,16 +11,20 @@
  * stands before the first dot, which can only be stricter than the engine, which looks a
  * one-part name up in the current database.
  *
- * String arguments the engine parses as SQL at run time (a structure, a format) are
- * checked by `string-arguments.ts`; functions that reveal the host or the engine are
- * refused by name and by category, with their aliases.
+ * Functions are admitted by class (`function-classes.ts`): every function of the engine
+ * is listed with what its arguments are, and one the list does not know is refused.
+ * String arguments the engine parses as SQL at run time (an aggregate with parameters, a
+ * structure, a format) are checked by `string-arguments.ts`; functions that read outside
+ * the market tables or reveal the host are refused by class, by category and with their
+ * aliases. Node types are admitted from a list too (`KNOWN_NODES`).
  *
  * Pure: tested on recorded dumps, and the engine-facing part lives in `validate.ts`.
  */
 import { type AstNode, functionName } from "./ast-dump";
 import { SandboxRefusal } from "./errors";
+import { ALLOWED_TABLE_FUNCTIONS, FUNCTION_CLASSES, type FunctionClass, functionClass } from "./function-classes";
 import { SETTINGS_REFUSAL } from "./sql-text";
-import { checkStringArgument } from "./string-arguments";
+import { checkStringArgument, checkTableFunctionArguments } from "./string-arguments";
 
 export { type AstNode, parseAstDump } from "./ast-dump";
 
@@ -33,110 +37,6 @@ export const MARKET_DATABASES: readonly string[] = ["polymarket", "kalshi", "cro
  * like. Readable on every surface; the ClickHouse interface points `system.x` at them.
  */
 export const CATALOG_DATABASES: readonly string[] = ["epicenter_system", "epicenter_information_schema"];
-
-/** Table functions that only generate rows; nothing they can name reaches a file, a host or a table. */
-export const ALLOWED_TABLE_FUNCTIONS: readonly string[] = [
-  "numbers",
-  "numbers_mt",
-  "zeros",
-  "zeros_mt",
-  "values",
-  "generateSeries",
-  "generate_series",
-  "generateRandom",
-  "primes",
-  // What the parser makes of the standard `FROM (VALUES (1, 'a'), (2, 'b'))`: rows only.
-  "SQLStandardValues",
-];
-
-/**
- * Plain functions that read outside the statement's tables: other tables by name
- * (`joinGet('internal.t', …)`, `dictGet`, `hasColumnInTable`), files (`file`,
- * `catboostEvaluate`, `naiveBayesClassifier` models) or the server's configuration. Every
- * table-function name outside the allow-list is refused as a plain function too (the
- * `file('/etc/passwd')` function reads files even under `readonly=1`, measured), except
- * `format`, which as a plain function only formats a string.
- */
-export const DENIED_FUNCTIONS: readonly string[] = [
-  "file",
-  "url",
-  "s3",
-  "hdfs",
-  "remote",
-  "remotesecure",
-  "cluster",
-  "clusterallreplicas",
-  "mysql",
-  "postgresql",
-  "executable",
-  "jdbc",
-  "odbc",
-  "azureblobstorage",
-  "iceberg",
-  "joinget",
-  "joingetornull",
-  "hascolumnintable",
-  "catboostevaluate",
-  "modelevaluate",
-  "naivebayesclassifier",
-  "getserversetting",
-  "getmacro",
-  "addresstoline",
-  "addresstolinewithinlines",
-  "addresstosymbol",
-  "demangle",
-];
-
-/**
- * Functions that answer about the host, the engine or the session rather than the data
- * (SPEC's users have no use for them, and they map the machine for someone who does):
- * names, ports, the kernel, disks, builds, uptime, settings of the server, identities and
- * ids, plus `sleep`, which only holds a session. Refused with their aliases.
- */
-export const HOST_FUNCTIONS: readonly string[] = [
-  "hostName",
-  "FQDN",
-  "getOSKernelVersion",
-  "filesystemAvailable",
-  "filesystemCapacity",
-  "filesystemUnreserved",
-  "buildId",
-  "uptime",
-  "tcpPort",
-  "getServerPort",
-  "serverUUID",
-  "displayName",
-  "version",
-  "revision",
-  "zookeeperSessionUptime",
-  "getMergeTreeSetting",
-  "showCertificate",
-  "getClientHTTPHeader",
-  "currentUser",
-  "authenticatedUser",
-  "currentRoles",
-  "enabledRoles",
-  "defaultRoles",
-  "currentProfiles",
-  "enabledProfiles",
-  "defaultProfiles",
-  "connectionId",
-  "queryID",
-  "initialQueryID",
-  "initialQueryStartTime",
-  "currentQueryID",
-  "shardNum",
-  "shardCount",
-  "hasThreadFuzzer",
-  "transactionID",
-  "transactionLatestSnapshot",
-  "transactionOldestSnapshot",
-  "getMaxTableNameLengthForDatabase",
-  "globalVariable",
-  "generateSerialID",
-  "sleep",
-  "sleepEachRow",
-];
 
 /**
  * Whole categories of `system.functions` that are refused: reading the engine's memory
@@ -171,19 +71,52 @@ const IN_FUNCTIONS = new Set([
   "globalnotnullin",
 ]);
 
-/** Query node types that may appear in a sandboxed statement; any other `…Query` is refused. */
-const SELECT_NODES = new Set([
+/**
+ * Every node type a sandboxed statement may hold, from the engine's dumps of SELECT in
+ * all its clauses (joins, ARRAY JOIN, windows, WITH FILL … INTERPOLATE, SAMPLE, column
+ * matchers and transformers). Any other type is refused, so a construct the parser gains
+ * in an upgrade is refused until someone has looked at what its dump shows. `Set` (a
+ * SETTINGS clause) and `ColumnsApplyTransformer` are known and refused: the dump prints the
+ * latter with no children, hiding the function it applies.
+ */
+const KNOWN_NODES = new Set([
   "SelectWithUnionQuery",
   "SelectQuery",
   "SelectIntersectExceptQuery",
+  "ExpressionList",
   "TablesInSelectQuery",
+  "TablesInSelectQueryElement",
+  "TableExpression",
+  "TableIdentifier",
+  "TableJoin",
+  "ArrayJoin",
+  "Subquery",
+  "WithElement",
+  "Identifier",
+  "Literal",
+  "Function",
+  "Asterisk",
+  "QualifiedAsterisk",
+  "ColumnsRegexpMatcher",
+  "ColumnsListMatcher",
+  "QualifiedColumnsRegexpMatcher",
+  "QualifiedColumnsListMatcher",
+  "ColumnsTransformerList",
+  "ColumnsExceptTransformer",
+  "ColumnsReplaceTransformer",
+  "ColumnsReplaceTransformer::Replacement",
+  "OrderByElement",
+  "InterpolateElement",
+  "WindowListElement",
+  "WindowDefinition",
+  "SampleRatio",
 ]);
 
 export interface AllowListPolicy {
   /** Databases user SQL may read. */
   marketDatabases: ReadonlySet<string>;
-  /** Lower-cased function names refused wherever they appear. */
-  deniedFunctions: ReadonlySet<string>;
+  /** Lower-cased function name → what its arguments are (`function-classes.ts`), this engine's denials applied. */
+  functionClasses: ReadonlyMap<string, FunctionClass>;
   /** Lower-cased table-function names allowed in FROM. */
   allowedTableFunctions: ReadonlySet<string>;
   /** Lower-cased names of every database the engine has (to spot `system.x` used as a set in IN). */
@@ -200,27 +133,28 @@ export interface EngineFunction {
 /**
  * The policy for an engine whose table functions are `tableFunctions` (from
  * `system.table_functions`), whose plain functions are `functions` (from
- * `system.functions`) and whose databases are `databases`: every table function not on
- * the allow-list is also a denied plain function, and every function of a denied
- * category or family is denied with all its aliases, whatever this build adds.
+ * `system.functions`) and whose databases are `databases`. Functions are admitted by
+ * their class in `engine-functions.ts`; on top of it, this engine's own catalogue denies
+ * every table function off the allow-list as a plain function too, and every function of
+ * a denied category, each with all its aliases, whatever the list says.
  */
 export function allowListPolicy(
   tableFunctions: readonly string[],
   databases: readonly string[],
   functions: readonly EngineFunction[] = [],
 ): AllowListPolicy {
-  const allowed = new Set(ALLOWED_TABLE_FUNCTIONS.map((name) => name.toLowerCase()));
-  const denied = new Set([...DENIED_FUNCTIONS, ...HOST_FUNCTIONS.map((name) => name.toLowerCase())]);
+  const classes = new Map(FUNCTION_CLASSES);
+  const deny = (name: string) => classes.set(name, "denied");
   for (const name of tableFunctions) {
     const lower = name.toLowerCase();
-    if (!allowed.has(lower) && !HARMLESS_AS_PLAIN_FUNCTION.has(lower)) denied.add(lower);
+    if (!ALLOWED_TABLE_FUNCTIONS.has(lower) && !HARMLESS_AS_PLAIN_FUNCTION.has(lower)) deny(lower);
   }
   const deniedCategories = new Set(DENIED_CATEGORIES);
   for (const fn of functions) {
     const lower = fn.name.toLowerCase();
     const categories = fn.categories.split(",").map((category) => category.trim());
     if (categories.some((category) => deniedCategories.has(category)) && !ALLOWED_DESPITE_CATEGORY.has(lower)) {
-      denied.add(lower);
+      deny(lower);
     }
   }
   // An alias is as denied as what it names, and a name as denied as its alias.
@@ -229,21 +163,27 @@ export function allowListPolicy(
     for (const fn of functions) {
       const [name, target] = [fn.name.toLowerCase(), fn.alias_to.toLowerCase()];
       if (target === "") continue;
-      if (denied.has(target) !== denied.has(name)) {
-        denied.add(target);
-        denied.add(name);
+      if ((classes.get(target) === "denied") !== (classes.get(name) === "denied")) {
+        deny(target);
+        deny(name);
         changed = true;
       }
     }
   }
   return {
     marketDatabases: new Set([...MARKET_DATABASES, ...CATALOG_DATABASES]),
-    deniedFunctions: denied,
-    allowedTableFunctions: allowed,
+    functionClasses: classes,
+    allowedTableFunctions: ALLOWED_TABLE_FUNCTIONS,
     knownDatabases: new Set(
       [...databases, "system", "information_schema", "internal", "default"].map((name) => name.toLowerCase()),
     ),
   };
+}
+
+/** True when user SQL may call `name` (any case) under `policy`: known to the sandbox and not denied. */
+export function isFunctionAllowed(policy: AllowListPolicy, name: string): boolean {
+  const kind = functionClass(name, policy.functionClasses);
+  return kind !== undefined && kind !== "denied";
 }
 
 export interface StatementFacts {
@@ -269,13 +209,23 @@ export function checkStatementTree(roots: readonly AstNode[], facts: StatementFa
 
 function visit(node: AstNode, facts: StatementFacts, policy: AllowListPolicy): void {
   checkNode(node, facts, policy);
-  for (const child of node.children) visit(child, facts, policy);
+  for (const child of node.children) {
+    // A function directly under a table expression is a table function, checked there;
+    // its arguments are ordinary expressions.
+    if (node.type === "TableExpression" && child.type === "Function") {
+      for (const argument of child.children) visit(argument, facts, policy);
+    } else visit(child, facts, policy);
+  }
 }
 
 function checkNode(node: AstNode, facts: StatementFacts, policy: AllowListPolicy): void {
   switch (node.type) {
     case "Set":
       throw new SandboxRefusal(SETTINGS_REFUSAL);
+    case "ColumnsApplyTransformer":
+      throw new SandboxRefusal(
+        "APPLY is not available; call the function on each column instead (SELECT sum(a), sum(b) …).",
+      );
     case "SelectWithUnionQuery":
       // Its only child is the list of selects; FORMAT adds an `Identifier`, INTO OUTFILE a
       // `Literal`, a trailing SETTINGS a `Set`.
@@ -291,11 +241,13 @@ function checkNode(node: AstNode, facts: StatementFacts, policy: AllowListPolicy
       return;
     case "TableExpression":
       for (const child of node.children) {
-        if (child.type === "Function" && !policy.allowedTableFunctions.has(functionName(child))) {
+        if (child.type !== "Function") continue;
+        if (!policy.allowedTableFunctions.has(functionName(child))) {
           throw new SandboxRefusal(
-            `The table function ${functionName(child, true)}() is not available; the allowed ones are ${ALLOWED_TABLE_FUNCTIONS.join(", ")}.`,
+            `The table function ${functionName(child, true)}() is not available; the allowed ones are ${[...ALLOWED_TABLE_FUNCTIONS].join(", ")}.`,
           );
         }
+        checkTableFunctionArguments(child);
       }
       return;
     case "TableIdentifier":
@@ -303,13 +255,18 @@ function checkNode(node: AstNode, facts: StatementFacts, policy: AllowListPolicy
       return;
     case "Function": {
       const name = functionName(node);
-      if (policy.deniedFunctions.has(name) || name.startsWith("dict") || name.startsWith("joinget")) {
-        // A table function in FROM already had its own message from `TableExpression`.
+      const kind = functionClass(name, policy.functionClasses);
+      if (kind === "denied") {
         throw new SandboxRefusal(
           `The function ${functionName(node, true)}() reads outside the market tables and is not available.`,
         );
       }
-      checkStringArgument(node);
+      if (kind === undefined) {
+        throw new SandboxRefusal(
+          `The function ${functionName(node, true)}() is not one the sandbox knows; see the functions in the SQL reference.`,
+        );
+      }
+      checkStringArgument(node, kind, (aggregate) => functionClass(aggregate, policy.functionClasses));
       if (IN_FUNCTIONS.has(name)) {
         const set = node.children[0]?.children[1];
         // `x IN system.processes` names a table without a TableIdentifier node.
@@ -332,11 +289,16 @@ function checkNode(node: AstNode, facts: StatementFacts, policy: AllowListPolicy
       return;
     }
     default:
-      if (
-        (node.type.endsWith("Query") && !SELECT_NODES.has(node.type)) ||
-        /^(Explain|Show|Describe|SYSTEM|Kill|Use|Insert|Create|Drop|Alter|Rename|Optimize|Grant|Revoke)/.test(node.type)
-      ) {
-        throw new SandboxRefusal("Only SELECT queries are allowed (SELECT, WITH … SELECT, UNION).");
+      if (!KNOWN_NODES.has(node.type)) {
+        if (
+          node.type.endsWith("Query") ||
+          /^(Explain|Show|Describe|SYSTEM|Kill|Use|Insert|Create|Drop|Alter|Rename|Optimize|Grant|Revoke)/.test(
+            node.type,
+          )
+        ) {
+          throw new SandboxRefusal("Only SELECT queries are allowed (SELECT, WITH … SELECT, UNION).");
+        }
+        throw new SandboxRefusal(`This query uses a construct the sandbox does not run (${node.type.slice(0, 60)}).`);
       }
   }
 }

@@ -41,6 +41,13 @@ export interface SandboxEngine {
   /** How user SQL is confined, in words, for the start-up log and the admin. */
   readonly confinement: string;
   /**
+   * True when what user SQL runs in cannot reach the host's files, network or other
+   * processes whatever the SQL says: workers in bubblewrap, or a ClickHouse server (its
+   * own machine, its own grants). False for workers that run with the server's view of the
+   * file system, where the server admits user SQL from admins only unless told otherwise.
+   */
+  readonly isConfined: boolean;
+  /**
    * Runs `work` on a session of its own. `owner` (a user) holds at most a share of the
    * sessions, and waiting owners are served in turn, so one caller cannot take them all.
    */

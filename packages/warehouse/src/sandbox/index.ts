@@ -6,12 +6,10 @@
  * recording and saved queries build on these.
  */
 export {
-  ALLOWED_TABLE_FUNCTIONS,
   type AllowListPolicy,
   CATALOG_DATABASES,
   DENIED_CATEGORIES,
-  DENIED_FUNCTIONS,
-  HOST_FUNCTIONS,
+  isFunctionAllowed,
   MARKET_DATABASES,
 } from "./allow-list";
 export { VISIBLE_SETTINGS } from "./catalog-views";
@@ -36,6 +34,7 @@ export {
   type StreamUserQueryOptions,
   type UserQueryExport,
 } from "./export";
+export { ALLOWED_TABLE_FUNCTIONS, type FunctionClass, functionClass } from "./function-classes";
 export type { RunUserQueryOptions, UserQueryResult } from "./run";
 export {
   DEFAULT_SANDBOX_LIMITS,

@@ -26,6 +26,7 @@ export interface ServerEngineOptions {
 export class ServerEngine implements SandboxEngine {
   readonly kind = "server" as const;
   readonly confinement: string;
+  readonly isConfined = true;
   private readonly gate: FairGate;
   /** A client per database a caller chose for unqualified names (HTTP has no `USE`). */
   private readonly byDatabase = new Map<string, ClickHouseClient>();

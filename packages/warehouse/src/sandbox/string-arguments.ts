@@ -1,50 +1,17 @@
 /**
  * String arguments that the engine parses as SQL when the function runs, where the
- * syntax tree shows only a string literal: a structure (`values('a String DEFAULT
- * file(…)', …)` evaluates the default), a format name. Every such argument of a function
- * the sandbox allows is named here; it must be a literal, and what it says is checked.
- * Types need no entry: the engine's type parser admits no expression (measured:
- * `CAST(x, 'Tuple(a String DEFAULT …)')` is a syntax error).
+ * syntax tree shows only a string: an aggregate function with parameters
+ * (`arrayReduce('groupConcat(file(…))', …)` evaluates the parameter), a structure
+ * (`values('a String DEFAULT file(…)', …)` evaluates the default), a format name. Which
+ * functions take one is said by their class (`function-classes.ts`). Each such argument
+ * must be a string literal in the tree — not an expression, an alias, a parameter or a
+ * subquery, which could fold to any text — and the literal must match a strict grammar
+ * that admits names, types and literal values only.
  */
 import { type AstNode, functionName } from "./ast-dump";
 import { SandboxRefusal } from "./errors";
-
-/**
- * String arguments the engine parses as SQL when the function runs, by lower-cased
- * function name: the argument's position, and what it is parsed as.
- * - `structure`: column definitions. `DEFAULT`, `ALIAS`, `MATERIALIZED` and `EPHEMERAL`
- *   carry expressions the engine evaluates (measured: `values('a String, b String ALIAS
- *   file(…)', 'x')` read the file for `b`), so only plain `name Type` lists pass.
- * - `format`: an output format name, from a short list of text formats.
- * The structure functions without a table (`structureTo…Schema`) evaluate nothing, but
- * are held to the same rule rather than audited twice.
- */
-const PARSED_ARGUMENTS: Record<string, { index: number; as: "structure" | "format" }> = {
-  values: { index: 0, as: "structure" },
-  generaterandom: { index: 0, as: "structure" },
-  structuretoprotobufschema: { index: 0, as: "structure" },
-  structuretocapnprotoschema: { index: 0, as: "structure" },
-  formatrow: { index: 0, as: "format" },
-  formatrownonewline: { index: 0, as: "format" },
-};
-
-/** Words that make a column definition more than a name and a type. */
-const COLUMN_MODIFIERS = new Set([
-  "default",
-  "materialized",
-  "alias",
-  "ephemeral",
-  "codec",
-  "ttl",
-  "comment",
-  "statistics",
-  "settings",
-  "constraint",
-  "check",
-  "index",
-  "projection",
-  "primary",
-]);
+import type { FunctionClass } from "./function-classes";
+import { type SqlToken, tokenizeSql } from "./sql-text";
 
 const ROW_FORMATS = new Set(
   [
@@ -66,70 +33,219 @@ const ROW_FORMATS = new Set(
   ].map((name) => name.toLowerCase()),
 );
 
+/** Words that give a column definition an expression or more than a type; refused inside a type's brackets too. */
+const COLUMN_MODIFIERS = new Set([
+  "default",
+  "materialized",
+  "alias",
+  "ephemeral",
+  "codec",
+  "ttl",
+  "comment",
+  "statistics",
+  "settings",
+  "constraint",
+  "check",
+  "index",
+  "projection",
+  "primary",
+]);
+
+/** Table functions whose first argument is a structure. */
+const STRUCTURE_TABLE_FUNCTIONS = new Set(["values", "generaterandom"]);
+
 /** Nodes a `values()` first argument may be when it is rows rather than a structure. */
 const ROW_NODES = new Set(["tuple", "array", "negate"]);
 
-/** The argument of `node` that the engine will parse as SQL: a literal that says nothing it could execute. */
-export function checkStringArgument(node: AstNode): void {
-  const name = functionName(node);
-  const parsed = PARSED_ARGUMENTS[name];
-  if (!parsed) return;
+/**
+ * Checks the argument of `node` that its class says the engine parses as SQL.
+ * `classify` tells the class of an aggregate named inside a string.
+ */
+export function checkStringArgument(
+  node: AstNode,
+  kind: FunctionClass,
+  classify: (name: string) => FunctionClass | undefined,
+): void {
   const shown = functionName(node, true);
-  const argument = node.children[0]?.children[parsed.index];
+  switch (kind) {
+    case "format":
+      checkFormat(shown, node.children[0]?.children[0]);
+      return;
+    case "formatParameter":
+      // `groupFormat('CSV')(x)`: the parameters are the second list.
+      checkFormat(shown, node.children[1]?.children[0]);
+      return;
+    case "structure":
+      checkStructure(shown, node.children[0]?.children[0]);
+      return;
+    case "aggregateName":
+      checkAggregateName(shown, node.children[0]?.children[0], classify);
+      return;
+    default:
+      return;
+  }
+}
+
+/** The arguments of a table function the allow-list admits: `values` and `generateRandom` take a structure. */
+export function checkTableFunctionArguments(node: AstNode): void {
+  const name = functionName(node);
+  if (!STRUCTURE_TABLE_FUNCTIONS.has(name)) return;
+  const argument = node.children[0]?.children[0];
   if (!argument) return;
-  const isString = argument.type === "Literal" && argument.text !== undefined;
-  if (parsed.as === "format") {
-    if (!isString || !ROW_FORMATS.has((argument.text as string).toLowerCase())) {
-      throw new SandboxRefusal(
-        `${shown}() takes its format as a string literal, one of CSV, TSV, JSONEachRow, JSONCompactEachRow, Values, Markdown or XML.`,
-      );
-    }
-    return;
-  }
-  if (isString) {
-    const modifier = columnModifierIn(argument.text as string);
-    if (modifier) {
-      throw new SandboxRefusal(
-        `The structure given to ${shown}() may only name columns and their types; ${modifier.toUpperCase()} is not allowed there.`,
-      );
-    }
-    return;
-  }
   // `values((1, 'a'), (2, 'b'))` and `values(1, 2)` are rows, not a structure.
   if (
     name === "values" &&
-    (argument.type === "Literal" || (argument.type === "Function" && ROW_NODES.has(functionName(argument))))
+    ((argument.type === "Literal" && argument.text === undefined) ||
+      (argument.type === "Function" && ROW_NODES.has(functionName(argument))))
   ) {
     return;
   }
-  throw new SandboxRefusal(
-    `${shown}() takes its structure as a string literal, such as '${"id UInt32, name String"}'; an expression, an alias or a subquery cannot stand in for it.`,
-  );
+  checkStructure(functionName(node, true), argument);
+}
+
+function literalText(argument: AstNode | undefined): string | undefined {
+  return argument?.type === "Literal" ? argument.text : undefined;
+}
+
+function checkFormat(shown: string, argument: AstNode | undefined): void {
+  const text = literalText(argument);
+  if (text === undefined || !ROW_FORMATS.has(text.toLowerCase())) {
+    throw new SandboxRefusal(
+      `${shown}() takes its format as a string literal, one of CSV, TSV, JSONEachRow, JSONCompactEachRow, Values, Markdown or XML.`,
+    );
+  }
+}
+
+function checkStructure(shown: string, argument: AstNode | undefined): void {
+  if (!argument) return;
+  const text = literalText(argument);
+  if (text === undefined) {
+    throw new SandboxRefusal(
+      `${shown}() takes its structure as a string literal, such as 'id UInt32, name String'; an expression, an alias or a subquery cannot stand in for it.`,
+    );
+  }
+  const problem = structureProblem(text);
+  if (problem) {
+    throw new SandboxRefusal(
+      `The structure given to ${shown}() may only name columns and their types; ${problem} is not allowed there.`,
+    );
+  }
+}
+
+function checkAggregateName(
+  shown: string,
+  argument: AstNode | undefined,
+  classify: (name: string) => FunctionClass | undefined,
+): void {
+  const text = literalText(argument);
+  const call = text === undefined ? undefined : aggregateCall(text);
+  if (!call) {
+    throw new SandboxRefusal(
+      `${shown}() takes the aggregate as a string literal: a name and, if it has any, literal parameters, such as 'sum' or 'quantile(0.9)'. Functions such as arrayMax and arraySum do the common cases directly.`,
+    );
+  }
+  const kind = classify(call);
+  if (kind !== "aggregate") {
+    throw new SandboxRefusal(
+      `${shown}() can only apply an aggregate function; ${call} is not one the sandbox allows there.`,
+    );
+  }
 }
 
 /**
- * The first word of `structure` that would make a column definition evaluate something,
- * as the engine's lexer would see it: runs of ASCII letters, digits and `_` (and bytes
- * past ASCII, which it also takes as word characters), compared without case. A word
- * inside a quoted name or a comment counts too: refusing more than the engine would
- * parse is the safe side.
+ * The aggregate an `arrayReduce`-style string names, when the string is exactly a name
+ * with optional parameters that are number or plain string literals: `sum`,
+ * `quantile(0.9)`, `sequenceMatch('(?1)(?2)')`. Anything else (a call, an operator, a
+ * subquery, a second pair of brackets) answers undefined.
  */
-export function columnModifierIn(structure: string): string | undefined {
-  let word = "";
-  for (let index = 0; index <= structure.length; index++) {
-    const code = index < structure.length ? structure.charCodeAt(index) : 32;
-    const isWordCharacter =
-      (code >= 48 && code <= 57) ||
-      (code >= 65 && code <= 90) ||
-      (code >= 97 && code <= 122) ||
-      code === 95 ||
-      code >= 128;
-    if (isWordCharacter) {
-      if (word.length <= 16) word += String.fromCharCode(code);
+export function aggregateCall(text: string): string | undefined {
+  const tokens = tokenizeSql(text).filter((token) => token.kind !== "whitespace");
+  const [name, open] = tokens;
+  if (name?.kind !== "word") return undefined;
+  if (tokens.length === 1) return name.value;
+  if (open?.value !== "(" || tokens.at(-1)?.value !== ")") return undefined;
+  const inner = tokens.slice(2, -1);
+  let expectsValue = true;
+  for (let index = 0; index < inner.length; index++) {
+    let token = inner[index] as SqlToken;
+    if (!expectsValue) {
+      if (token.value !== ",") return undefined;
+      expectsValue = true;
       continue;
     }
-    if (word !== "" && COLUMN_MODIFIERS.has(word.toLowerCase())) return word;
-    word = "";
+    if (token.value === "-" && inner[index + 1]?.kind === "number") token = inner[++index] as SqlToken;
+    if (!isPlainNumber(token) && !isPlainString(token)) return undefined;
+    expectsValue = false;
   }
-  return undefined;
+  if (inner.length > 0 && expectsValue) return undefined;
+  return name.value;
+}
+
+function isPlainNumber(token: SqlToken): boolean {
+  return token.kind === "number" && /^([0-9][0-9_]*(\.[0-9_]*)?([eE][0-9]+)?|0x[0-9A-Fa-f]+)$/.test(token.value);
+}
+
+function isPlainString(token: SqlToken): boolean {
+  return token.kind === "string" && !token.unterminated && !/[\\']/.test(token.value);
+}
+
+/**
+ * What in a structure (`'name Type, name Type(…)'`) could make the engine evaluate an
+ * expression (`DEFAULT`, `ALIAS`, …), or undefined when nothing can. A column may be
+ * called anything (`comment String`, `index UInt32`): a modifier counts where it follows
+ * a complete type, or inside a type's brackets, where only names, numbers and plain
+ * strings may stand (`Enum8('a' = 1)`, `Tuple(x String)`, `DateTime('UTC')`). Text that
+ * is not a column list at all is refused only if it holds such a word anywhere: without
+ * one the engine can read no expression from it, and `values()` takes it as a row.
+ */
+export function structureProblem(structure: string): string | undefined {
+  const tokens = tokenizeSql(structure).filter((token) => token.kind !== "whitespace" && token.kind !== "comment");
+  const problem = columnListProblem(tokens);
+  if (problem === undefined || problem.isModifier) return problem?.text;
+  const modifier = tokens.find((token) => token.kind === "word" && COLUMN_MODIFIERS.has(token.value.toLowerCase()));
+  return modifier ? shownToken(modifier) : undefined;
+}
+
+function columnListProblem(tokens: readonly SqlToken[]): { text: string; isModifier: boolean } | undefined {
+  const at = (token: SqlToken | undefined, otherwise: string) => ({
+    text: token ? shownToken(token) : otherwise,
+    isModifier: token?.kind === "word" && COLUMN_MODIFIERS.has(token.value.toLowerCase()),
+  });
+  let index = 0;
+  while (index < tokens.length) {
+    const name = tokens[index];
+    if (name?.kind !== "word" && name?.kind !== "quoted-identifier") return at(name, "an empty column");
+    const type = tokens[index + 1];
+    if (type?.kind !== "word") return at(type, "a column without a type");
+    index += 2;
+    if (tokens[index]?.value === "(") {
+      let depth = 0;
+      for (; index < tokens.length; index++) {
+        const token = tokens[index] as SqlToken;
+        if (token.value === "(") depth++;
+        else if (token.value === ")") depth--;
+        else if (
+          (token.kind === "word" && COLUMN_MODIFIERS.has(token.value.toLowerCase())) ||
+          (!(token.kind === "word" || token.kind === "number" || token.kind === "quoted-identifier") &&
+            !isPlainString(token) &&
+            !(token.kind === "punctuation" && [",", "=", "-"].includes(token.value)))
+        ) {
+          return at(token, "");
+        }
+        if (depth === 0) break;
+      }
+      if (depth !== 0) return at(undefined, "an unclosed bracket");
+      index++;
+    }
+    const next = tokens[index];
+    if (next === undefined) return undefined;
+    if (next.value !== ",") return at(next, "");
+    index++;
+  }
+  return at(undefined, "a trailing comma");
+}
+
+function shownToken(token: SqlToken): string {
+  if (token.kind === "word") return token.value.toUpperCase().slice(0, 40);
+  return `'${token.value.slice(0, 40)}'`;
 }

@@ -1,5 +1,5 @@
 import { endpoints, type SqlDialect } from "@epicenter/contracts";
-import type { Sandbox, Warehouse } from "@epicenter/warehouse";
+import { isFunctionAllowed, type Sandbox, type Warehouse } from "@epicenter/warehouse";
 import type { Hono } from "hono";
 import type { AppEnv } from "../../http/env";
 import { mount } from "../../http/mount";
@@ -25,8 +25,7 @@ export function getSqlDialect(
       functions: functions
         .map((row) => row.name)
         .filter(
-          (name) =>
-            /^[A-Za-z][A-Za-z0-9_]*$/.test(name) && !deps.sandbox.policy.deniedFunctions.has(name.toLowerCase()),
+          (name) => /^[A-Za-z][A-Za-z0-9_]*$/.test(name) && isFunctionAllowed(deps.sandbox.policy, name),
         ),
       types: types.map((row) => row.name),
     };

@@ -4,8 +4,10 @@
  * - one engine user, `default`, whose only grants are SELECT on the market databases and
  *   KILL QUERY (for stopping its own queries): table functions that reach files, URLs or
  *   other servers (`file`, `url`, `s3`, `remote`, …) fail for want of a grant;
- * - a settings profile with `readonly = 1` and the service's limits, so no statement can
- *   change a setting, write or create anything;
+ * - a settings profile with `readonly = 1` and the service's limits, each constant, so no
+ *   statement's SETTINGS can change one (a subquery's SETTINGS escapes both on chDB 26.7,
+ *   ClickHouse #116028: what it could raise is held below, by the memory cap of the
+ *   whole worker and by the server's supervisor, which ends a query at its time limit);
  * - system tables readable only with a grant (`access_control_improvements`), which the
  *   user has only for the few the catalogue views read (`catalog-views.ts`);
  * - tables from a snapshot directory only (`custom_local_disks_base_directory`).
@@ -42,9 +44,10 @@ export function workerConfigXml(options: WorkerEngineOptions): string {
 }
 
 export function workerUsersXml(settings: ClickHouseSettings, databases: readonly string[]): string {
-  const profile = Object.entries({ ...settings, readonly: 1 })
-    .map(([name, value]) => `      <${name}>${xml(String(value))}</${name}>`)
-    .join("\n");
+  const entries = Object.entries({ ...settings, readonly: 1 });
+  const profile = entries.map(([name, value]) => `      <${name}>${xml(String(value))}</${name}>`).join("\n");
+  // Every setting of the profile is constant: a second word besides `readonly = 1`.
+  const constraints = entries.map(([name]) => `        <${name}><const/></${name}>`).join("\n");
   const grants = [
     ...databases.map((database) => `GRANT SELECT ON ${database}.*`),
     // What the catalogue views read as this user; user SQL cannot name them (the allow-list).
@@ -61,6 +64,9 @@ export function workerUsersXml(settings: ClickHouseSettings, databases: readonly
     <default></default>
     <sandbox>
 ${profile}
+      <constraints>
+${constraints}
+      </constraints>
     </sandbox>
   </profiles>
   <users>

@@ -60,6 +60,7 @@ const MAX_START_FAILURES = 3;
 export class WorkerPool implements SandboxEngine {
   readonly kind = "chdb" as const;
   readonly confinement: string;
+  readonly isConfined: boolean;
   private readonly gate: FairGate;
   private current: Generation | undefined;
   private rolling: Promise<void> | undefined;
@@ -74,6 +75,7 @@ export class WorkerPool implements SandboxEngine {
   private constructor(private readonly options: WorkerPoolOptions) {
     this.gate = new FairGate(options.size, options.perOwner);
     this.confinement = describe(options.confinement);
+    this.isConfined = options.confinement.kind === "bubblewrap";
   }
 
   static async open(options: WorkerPoolOptions): Promise<WorkerPool> {
