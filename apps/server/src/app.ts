@@ -3,7 +3,7 @@
  * so tests drive it through `app.request()` on real embedded stores. `main.ts` opens the
  * stores and hands them in.
  */
-import type { AppDatabase } from "@epicenter/db";
+import { type AppDatabase, getUserById } from "@epicenter/db";
 import type { SchedulerState } from "@epicenter/ingest";
 import type { Sandbox, Warehouse } from "@epicenter/warehouse";
 import { Hono } from "hono";
@@ -68,7 +68,7 @@ import { getSyncStatusRoutes } from "./routes/sync/get-sync-status";
 import { getClientConfig } from "./routes/system/get-client-config";
 import { getHealth } from "./routes/system/get-health";
 import { getOpenApi } from "./routes/system/get-openapi";
-import type { AccessDeps } from "./services/access/principal";
+import { type AccessDeps, roleOf } from "./services/access/principal";
 import { createPrincipalCache } from "./services/access/principal-cache";
 import type { SignInLimits } from "./services/access/rate-limits";
 import type { Mailer } from "./services/mail/mailer";
@@ -98,7 +98,8 @@ export function clickhouseRoot(app: Hono<AppEnv>): (request: Request, env?: unkn
 }
 
 export interface AppDeps {
-  config: Pick<Config, "publicUrl" | "adminEmails" | "analytics" | "seismo" | "search" | "support">;
+  config: Pick<Config, "publicUrl" | "adminEmails" | "analytics" | "seismo" | "search" | "support"> &
+    Partial<Pick<Config, "unconfinedSql">>;
   warehouse: Warehouse;
   sandbox: Sandbox;
   appDatabase: AppDatabase;
@@ -115,6 +116,13 @@ export interface AppDeps {
   webRoot?: string;
   /** Check every answer against its contract (the tests); see `http/mount.ts`. */
   validateResponses?: boolean;
+}
+
+/** Whether `userId` names an admin now (`ADMIN_EMAILS`, or an allow-list entry marked admin). */
+async function isAdminUser(access: AccessDeps, userId: string | null | undefined): Promise<boolean> {
+  if (!userId) return false;
+  const user = await getUserById(access.db, userId);
+  return user !== undefined && (await roleOf(access, user.email)).isAdmin;
 }
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
@@ -157,6 +165,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   const queries = {
     sandbox: deps.sandbox,
+    ...(deps.sandbox.isConfined || deps.config.unconfinedSql === "allow"
+      ? {}
+      : { unconfinedSql: { admits: (userId: string | null | undefined) => isAdminUser(access, userId) } }),
     admission: deps.queryAdmission,
     db,
     queryRuns: deps.queryRuns,

@@ -100,6 +100,10 @@ const ZEnvironment = z.object({
   COMMUNITY_URL: optionalUrl("the community link shown on the support page"),
   POSTHOG_KEY: optionalString,
   POSTHOG_HOST: optionalUrl("for example https://eu.i.posthog.com"),
+  SANDBOX_UNCONFINED: z
+    .enum(["refuse", "allow"], { error: "refuse or allow" })
+    .default("refuse")
+    .describe("allow: everyone may run SQL even where the sandbox cannot confine it"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -132,6 +136,8 @@ export interface Config {
   support: { email?: string; communityUrl?: string };
   analytics: { posthogKey?: string; posthogHost: string };
   logLevel: z.infer<typeof ZEnvironment>["LOG_LEVEL"];
+  /** Where user SQL cannot be confined: `refuse` admits admins only, `allow` everyone (the operator's choice). */
+  unconfinedSql: "refuse" | "allow";
 }
 
 export class ConfigError extends Error {
@@ -195,5 +201,6 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       posthogHost: e.POSTHOG_HOST ?? "https://us.i.posthog.com",
     },
     logLevel: e.LOG_LEVEL,
+    unconfinedSql: e.SANDBOX_UNCONFINED,
   };
 }

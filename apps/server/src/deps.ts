@@ -7,6 +7,7 @@ import { type AppDatabase, addToAllowList, openAppDatabase, upsertExampleQuery }
 import { migrateWarehouse, openWarehouse, Sandbox, type SandboxOptions, type Warehouse } from "@epicenter/warehouse";
 import type { Logger } from "pino";
 import type { Config } from "./config";
+import { secureDataDir } from "./data-dir";
 import { createSignInLimits } from "./services/access/rate-limits";
 import { createMailer } from "./services/mail/mailer";
 import { createQueryAdmission } from "./services/queries/admission";
@@ -58,6 +59,7 @@ export async function openStores(
   logger: Logger,
   options: { sandbox?: SandboxOptions | false } = {},
 ): Promise<Stores | ServerStores> {
+  await secureDataDir(config.dataDir);
   let warehouse: Warehouse;
   try {
     warehouse = openWarehouse({ ...config.warehouse });
@@ -98,11 +100,20 @@ export async function openStores(
       await warehouse.close().catch(() => {});
       throw new StartupError(`The query sandbox could not be opened: ${messageOf(error)}`);
     }
+    if (!sandbox.isConfined) {
+      sandboxLogger.warn(
+        config.unconfinedSql === "allow"
+          ? "user SQL is not confined (install bubblewrap); SANDBOX_UNCONFINED=allow lets everyone run it anyway"
+          : "user SQL is not confined (install bubblewrap): only admins can run SQL until it is",
+      );
+    }
   }
 
   let appDatabase: AppDatabase;
   try {
     appDatabase = await openAppDatabase(config.appDatabase);
+    // PGlite creates its files 0666 whatever the umask.
+    if (appDatabase.kind === "pglite") await secureDataDir(config.dataDir);
     logger.info({ engine: appDatabase.kind }, "app database ready");
   } catch (error) {
     await sandbox?.close().catch(() => {});

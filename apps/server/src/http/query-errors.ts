@@ -5,6 +5,7 @@
  */
 import { SandboxError } from "@epicenter/warehouse";
 import { QueryServiceBusy } from "../services/queries/admission";
+import { UnconfinedSqlRefused } from "../services/queries/run-query";
 import { HttpError } from "./errors";
 
 export function queryHttpError(error: unknown): unknown {
@@ -13,6 +14,7 @@ export function queryHttpError(error: unknown): unknown {
       "retry-after": String(error.retryAfterSeconds),
     });
   }
+  if (error instanceof UnconfinedSqlRefused) return new HttpError(503, "unavailable", error.message);
   if (!(error instanceof SandboxError)) return error;
   switch (error.kind) {
     case "timeout":

@@ -22,6 +22,11 @@ export async function upsertUserByEmail(db: AppDb, email: string): Promise<User>
   return user;
 }
 
+export async function getUserById(db: AppDb, id: string): Promise<User | undefined> {
+  const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return user;
+}
+
 /** Records that the user was seen, at most once a minute so reads do not become writes. */
 export async function touchUserLastSeen(db: AppDb, userId: string, now: Date): Promise<void> {
   const aMinuteAgo = new Date(now.getTime() - 60_000);

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noExcessiveLinesPerFile: a data file, one engine function a line.
 /**
  * Every function of the engine build the sandbox runs on (chDB 26.7.2.1), each in one
  * class, read from its own `system.functions`, `system.table_functions` and

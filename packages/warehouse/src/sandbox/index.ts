@@ -49,4 +49,4 @@ export {
 } from "./sandbox";
 export { type SqlToken, tokenizeSql } from "./sql-text";
 export type { QueryBinding, ValidatedStatement } from "./validate";
-export type { ConfinementKind } from "./workers/confinement";
+export { type ConfinementKind, chooseConfinement } from "./workers/confinement";

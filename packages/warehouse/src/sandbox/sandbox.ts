@@ -334,7 +334,7 @@ export class Sandbox {
       confinement,
       log,
     });
-    log(confinement.kind === "none" ? "warn" : "info", `user SQL runs in ${engine.confinement}`);
+    log(engine.isConfined ? "info" : "warn", `user SQL runs in ${engine.confinement}`);
     return new Sandbox("chdb", limits, policy, engine, options.allowList === "off");
   }
 }

@@ -24,9 +24,7 @@ export function getSqlDialect(
       keywords: keywords.map((row) => row.keyword),
       functions: functions
         .map((row) => row.name)
-        .filter(
-          (name) => /^[A-Za-z][A-Za-z0-9_]*$/.test(name) && isFunctionAllowed(deps.sandbox.policy, name),
-        ),
+        .filter((name) => /^[A-Za-z][A-Za-z0-9_]*$/.test(name) && isFunctionAllowed(deps.sandbox.policy, name)),
       types: types.map((row) => row.name),
     };
   };

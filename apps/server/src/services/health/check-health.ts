@@ -4,10 +4,13 @@
  */
 import type { HealthResponse } from "@epicenter/contracts";
 import type { AppDatabase } from "@epicenter/db";
-import type { Warehouse } from "@epicenter/warehouse";
+import type { Sandbox, Warehouse } from "@epicenter/warehouse";
 
 export interface HealthDeps {
   warehouse: Pick<Warehouse, "kind" | "ping" | "query">;
+  /** Absent where no user SQL runs (the CLI's checks). */
+  sandbox?: Pick<Sandbox, "isConfined">;
+  config?: { unconfinedSql?: "refuse" | "allow" };
   appDatabase: Pick<AppDatabase, "ping">;
   clock: () => Date;
 }
@@ -29,6 +32,14 @@ export async function checkHealth(deps: HealthDeps): Promise<HealthResponse> {
       engine: deps.warehouse.kind === "chdb" ? "chdb" : "clickhouse",
       schema_version: schemaVersion,
     },
+    ...(deps.sandbox
+      ? {
+          sandbox: {
+            confined: deps.sandbox.isConfined,
+            user_sql: deps.sandbox.isConfined || deps.config?.unconfinedSql === "allow" ? "everyone" : "admins",
+          },
+        }
+      : {}),
   };
 }
 

@@ -42,12 +42,14 @@ export function createMailer(options: { smtpUrl?: string; from: string; outboxDi
   return {
     kind: "outbox",
     send: async (mail) => {
-      await mkdir(options.outboxDir, { recursive: true });
+      // Each mail holds a sign-in link: the folder and the file are the server's user's only.
+      await mkdir(options.outboxDir, { recursive: true, mode: 0o700 });
       const stamp = new Date().toISOString().replace(/[:.]/g, "-");
       const file = join(options.outboxDir, `${stamp}-${mail.to.replace(/[^a-z0-9@._-]/gi, "_")}.json`);
       await writeFile(
         file,
         `${JSON.stringify({ from: options.from, ...mail, created_at: new Date().toISOString() }, null, 2)}\n`,
+        { mode: 0o600 },
       );
       logger.info({ to: mail.to, subject: mail.subject, link: mail.link, file }, "mail written to the outbox");
     },

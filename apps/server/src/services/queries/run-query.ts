@@ -21,6 +21,12 @@ import type { QueryRunRecorder } from "./run-recorder";
 
 export interface QueryServiceDeps {
   sandbox: Sandbox;
+  /**
+   * Who may run SQL they wrote when the sandbox cannot confine it (`Sandbox.isConfined`
+   * false): absent, everyone (confined, or the operator allowed it); present, the users it
+   * admits (admins). SQL the product writes (dashboards, catalog samples) always runs.
+   */
+  unconfinedSql?: { admits(userId: string | null | undefined): Promise<boolean> };
   admission: QueryAdmission;
   db: AppDb;
   queryRuns: QueryRunRecorder;
@@ -62,11 +68,30 @@ export function ownerOf(request: Pick<QueryRequest, "userId" | "apiKeyId">): str
   return request.userId ?? request.apiKeyId ?? "anonymous";
 }
 
+/** Origins whose SQL the product writes itself; every other origin runs what a person or a model wrote. */
+const PRODUCT_SQL: ReadonlySet<QueryRequest["origin"]> = new Set(["dashboard", "catalog"]);
+
+/** Refused: this install cannot confine user SQL, and the caller is not an admin. */
+export class UnconfinedSqlRefused extends Error {
+  override readonly name = "UnconfinedSqlRefused";
+  constructor() {
+    super(
+      "Running SQL is open to administrators only on this server: it cannot confine user SQL here (bubblewrap is not installed). An administrator can install bubblewrap and restart the server.",
+    );
+  }
+}
+
+async function admit(deps: QueryServiceDeps, request: Pick<QueryRequest, "origin" | "userId">): Promise<void> {
+  if (!deps.unconfinedSql || PRODUCT_SQL.has(request.origin)) return;
+  if (!(await deps.unconfinedSql.admits(request.userId))) throw new UnconfinedSqlRefused();
+}
+
 export async function runQuery(deps: QueryServiceDeps, request: QueryRequest): Promise<QueryResult> {
   const startedAt = deps.clock();
   const started = performance.now();
   const owner = ownerOf(request);
   try {
+    await admit(deps, request);
     const answer = await deps.admission.run(owner, () =>
       deps.sandbox.run(request.sql, {
         limit: request.limit,
@@ -109,6 +134,7 @@ export async function streamQuery(
   const owner = ownerOf(request);
   const logged = { ...request, limit: request.maxRows };
   try {
+    await admit(deps, request);
     // Admitted for as long as it takes the engine to produce the first chunk; the
     // sandbox's fair share holds the session until the download ends.
     const download = await deps.admission.run(owner, () =>
@@ -136,7 +162,11 @@ export async function streamQuery(
 
 /** What a failed run's record says: the user-facing message, never an internal one. */
 export function runErrorText(failure: unknown): string {
-  return failure instanceof SandboxError || failure instanceof QueryServiceBusy ? failure.message : "internal error";
+  return failure instanceof SandboxError ||
+    failure instanceof QueryServiceBusy ||
+    failure instanceof UnconfinedSqlRefused
+    ? failure.message
+    : "internal error";
 }
 
 function record(

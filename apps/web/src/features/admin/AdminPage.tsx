@@ -4,6 +4,8 @@ import { Page } from "../../ui/Page";
 import { PageHeader } from "../../ui/PageHeader";
 import { Tabs } from "../../ui/Tabs";
 import { useSession } from "../auth/session";
+import { useHealthCheck } from "../hub/api";
+import { SandboxNotice } from "../hub/SandboxNotice";
 import { AllowListSection, WaitlistSection } from "./AccessSections";
 import { QueryRunsSection, SyncRunsSection, UsersSection } from "./ActivitySections";
 import styles from "./admin.module.css";
@@ -21,6 +23,7 @@ const sections = [
 export function AdminPage() {
   const { state } = useSession();
   const { section = "allow-list" } = useParams();
+  const sandbox = useHealthCheck().data?.health?.sandbox;
   useDocumentTitle(`${sections.find((candidate) => candidate.id === section)?.label ?? "Admin"} — Admin`);
   if (state.status !== "signed-in" || !state.user.is_admin) return <Navigate to="/" replace />;
   const current = sections.find((candidate) => candidate.id === section);
@@ -32,6 +35,7 @@ export function AdminPage() {
         title="Run Epicenter"
         description="Who gets in, who is waiting, how the data and queries are doing, and which markets pair across the venues."
       />
+      {sandbox ? <SandboxNotice sandbox={sandbox} isQuietWhenConfined /> : null}
       <Tabs
         label="Admin sections"
         className={styles.tabs}

@@ -16,6 +16,7 @@ import { Spinner } from "../../ui/Spinner";
 import { StatTile } from "../../ui/StatTile";
 import { type HealthCheck, STATUS_POLL_MS, useHealthCheck, useSyncStatus } from "./api";
 import hubStyles from "./hub.module.css";
+import { SandboxNotice } from "./SandboxNotice";
 import sectionStyles from "./status.module.css";
 
 /** The hub's shared styles plus this section's own. */
@@ -117,6 +118,8 @@ export function StatusSection() {
           hint="open events tracked"
         />
       </div>
+
+      {check?.health?.sandbox ? <SandboxNotice sandbox={check.health.sandbox} /> : null}
 
       {sync.isPending ? (
         <div className={styles.loadingRow}>

@@ -1,0 +1,205 @@
+/**
+ * Issue 23's findings, each from the outside, on every surface that takes SQL: the REST
+ * API, the ClickHouse interface (also with the string bound from a parameter) and MCP's
+ * run_query. An ordinary allow-listed user with one API key sends what the red team sent.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { ZApiError } from "@epicenter/contracts";
+import { Sandbox, toDateTime64 } from "@epicenter/warehouse";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type McpTestServer, startMcpTestServer } from "../routes/mcp/mcp-test-server";
+import { json, signIn } from "../testing/sign-in";
+import { createTestApp, type TestApp } from "../testing/test-app";
+
+let t: TestApp;
+let ada: string;
+let adaKey: string;
+let mcp: McpTestServer;
+const hostname = readFileSync("/etc/hostname", "utf8").trim();
+
+beforeAll(async () => {
+  t = await createTestApp({ env: { ALLOWED_EMAILS: "ada@example.com", ADMIN_EMAILS: "root@example.com" } });
+  await t.stores.warehouse.insert("polymarket.markets", [
+    { sync_timestamp: toDateTime64(Date.now()), id: "1", question: "Q1", volume24hr: 10 },
+  ]);
+  const signedIn = await signIn(t, "ada@example.com");
+  ada = signedIn.access_token;
+  const created = await t.app.request(
+    "/api/keys/create",
+    json({ name: "red team", user_id: signedIn.user.id }, { token: ada }),
+  );
+  expect(created.status).toBe(201);
+  adaKey = ((await created.json()) as { key: string }).key;
+  mcp = await startMcpTestServer(t);
+});
+afterAll(async () => {
+  await mcp?.close();
+  await t?.close();
+});
+
+/** Statements that read a file, or raise a limit, through what the engine parses from a string or hides in APPLY. */
+const ESCAPES = [
+  "SELECT arrayReduce('groupConcat(file(''/etc/hostname''))', ['a', 'b'])",
+  "SELECT arrayReduce(concat('groupConcat(file(''/etc/', 'hostname''))'), ['a'])",
+  "SELECT arrayReduce(format('groupConcat(file({}))', '''/etc/hostname'''), ['a'])",
+  "SELECT arrayReduce(base64Decode('Z3JvdXBDb25jYXQoZmlsZSgnL2V0Yy9ob3N0bmFtZScpKQ=='), ['a'])",
+  "SELECT arrayReduce(reverse('))''emantsoh/cte/''(elif(tacnoCpuorg'), ['a'])",
+  "WITH 'groupConcat(file(''/etc/hostname''))' AS f SELECT arrayReduce(f, ['a'])",
+  "SELECT arrayReduceInRanges('groupConcat(file(''/etc/hostname''))', [(1, 2)], ['a', 'b'])",
+  "SELECT initializeAggregation('groupConcatState(file(''/etc/hostname''))', 'a')",
+  "SELECT arrayReduce('groupConcat((SELECT getSetting(''max_execution_time'') SETTINGS max_execution_time = 1000))', ['a'])",
+  "SELECT * APPLY(file) FROM (SELECT '/etc/hostname' AS p)",
+  "SELECT * APPLY(x -> getServerSetting('path')) FROM (SELECT 1 AS p)",
+  "SELECT COLUMNS('p') APPLY(file) FROM (SELECT '/proc/self/cmdline' AS p)",
+];
+
+const errorOf = async (response: Response) => ZApiError.parse(await response.json()).error;
+
+describe("POST /api/query", () => {
+  it.each(ESCAPES)("%s → 400, nothing read", async (query) => {
+    const response = await t.app.request("/api/query", json({ query }, { token: ada }));
+    expect(response.status).toBe(400);
+    const error = await errorOf(response);
+    expect(error.code).toBe("invalid_sql");
+    // Refused by the check, not failed by the engine: nothing of it ran.
+    expect(error.message).toMatch(/aggregate|APPLY|not available|string literal/);
+    expect(JSON.stringify(error)).not.toContain(hostname);
+  });
+
+  it("still runs the aggregate strings people use, and what arrayReduce does directly", async () => {
+    const response = await t.app.request(
+      "/api/query",
+      json(
+        {
+          query:
+            "SELECT arrayReduce('max', [1, 3, 2]) AS a, arrayReduce('quantile(0.5)', [1, 2, 3]) AS b, arrayReduce('uniqExactIf', [1, 1, 2], [1, 1, 0]) AS c, arrayMax([1, 3, 2]) AS d",
+        },
+        { token: ada },
+      ),
+    );
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { result: { data: unknown[] } }).result.data).toEqual([
+      { a: 3, b: 2, c: "1", d: 3 },
+    ]);
+  });
+
+  it("runs structures whose columns are called index, check, primary or comment", async () => {
+    const response = await t.app.request(
+      "/api/query",
+      json(
+        {
+          query:
+            "SELECT * FROM values('outcome String, comment String, index UInt8, check UInt8, primary String', ('yes', 'ok', 1, 0, 'p'))",
+        },
+        { token: ada },
+      ),
+    );
+    expect(response.status, await response.clone().text()).toBe(200);
+  });
+});
+
+describe("the ClickHouse interface", () => {
+  const post = (sql: string, search = "") =>
+    t.app.request(`/clickhouse/?${search}`, {
+      method: "POST",
+      body: sql,
+      headers: { authorization: `Basic ${Buffer.from(`any:${adaKey}`).toString("base64")}` },
+    });
+
+  it.each(ESCAPES)("%s → refused, nothing read", async (query) => {
+    const response = await post(query);
+    // Refusals are ClickHouse's ACCESS_DENIED (403), as a server's grants would answer.
+    expect(response.status).toBe(403);
+    const body = await response.text();
+    expect(body).toMatch(/^Code: 497\. DB::Exception: .*(aggregate|APPLY|not available|string literal)/);
+    expect(body).not.toContain(hostname);
+  });
+
+  it("refuses an aggregate string bound from a String parameter", async () => {
+    const response = await post(
+      "SELECT arrayReduce({agg:String}, ['a', 'b'])",
+      `param_agg=${encodeURIComponent("groupConcat(file('/etc/hostname'))")}`,
+    );
+    expect(response.status).toBe(403);
+    const body = await response.text();
+    expect(body).toMatch(/string literal/);
+    expect(body).not.toContain(hostname);
+  });
+});
+
+describe("MCP run_query", () => {
+  it.each(ESCAPES.slice(0, 4).concat(ESCAPES.slice(9)))("%s → an error result, nothing read", async (sql) => {
+    const client = await mcp.connectHttp(adaKey);
+    const answer = (await client.callTool({ name: "run_query", arguments: { sql } })) as CallToolResult;
+    await client.close();
+    expect(answer.isError).toBe(true);
+    expect(JSON.stringify(answer.content)).toMatch(/aggregate|APPLY|not available|string literal/);
+    expect(JSON.stringify(answer.content)).not.toContain(hostname);
+  });
+});
+
+describe("where user SQL cannot be confined", () => {
+  let unconfined: Sandbox;
+  beforeAll(async () => {
+    unconfined = await Sandbox.open(
+      {
+        path: t.config.warehouse.path,
+        warehouse: t.stores.warehouse,
+        workDirectory: join(t.dataDir, "unconfined.sandbox"),
+      },
+      { confinement: "none", maxStalenessMs: 0 },
+    );
+  });
+  afterAll(async () => {
+    await unconfined?.close();
+  });
+
+  it("runs SQL for admins only, and says so on the health check", async () => {
+    const app = t.withApp({ sandbox: unconfined });
+    const refused = await app.request("/api/query", json({ query: "SELECT 1 AS one" }, { token: ada }));
+    expect(refused.status).toBe(503);
+    expect((await errorOf(refused)).message).toMatch(/administrators only.*bubblewrap/);
+    const clickhouse = await app.request("/clickhouse/?query=SELECT%201", {
+      headers: { authorization: `Basic ${Buffer.from(`any:${adaKey}`).toString("base64")}` },
+    });
+    expect(clickhouse.status).toBe(503);
+    expect(await clickhouse.text()).toMatch(/administrators only/);
+
+    const root = (await signIn(t, "root@example.com")).access_token;
+    const admitted = await app.request("/api/query", json({ query: "SELECT 1 AS one" }, { token: root }));
+    expect(admitted.status).toBe(200);
+
+    const health = (await (await app.request("/health")).json()) as { sandbox: unknown };
+    expect(health.sandbox).toEqual({ confined: false, user_sql: "admins" });
+  });
+
+  it("runs it for everyone when the operator allows it", async () => {
+    const app = t.withApp({ sandbox: unconfined, config: { ...t.config, unconfinedSql: "allow" } });
+    const answer = await app.request("/api/query", json({ query: "SELECT 1 AS one" }, { token: ada }));
+    expect(answer.status).toBe(200);
+    const health = (await (await app.request("/health")).json()) as { sandbox: unknown };
+    expect(health.sandbox).toEqual({ confined: false, user_sql: "everyone" });
+  });
+
+  it("is not the case here: the server confines user SQL (bubblewrap, as CI installs it)", async () => {
+    const health = (await (await t.app.request("/health")).json()) as { sandbox: unknown };
+    expect(health.sandbox).toEqual({ confined: true, user_sql: "everyone" });
+  });
+});
+
+describe("the server's files", () => {
+  it("are its user's only: DATA_DIR, the app database and the outbox's mails", async () => {
+    await t.app.request("/api/auth/magic-link", json({ email: "ada@example.com" }));
+    expect(statSync(t.dataDir).mode & 0o777).toBe(0o700);
+    const mails = await readdir(t.outboxDir);
+    expect(mails.length).toBeGreaterThan(0);
+    expect(statSync(t.outboxDir).mode & 0o077).toBe(0);
+    for (const mail of mails) expect(statSync(join(t.outboxDir, mail)).mode & 0o077, mail).toBe(0);
+    const appDir = join(t.dataDir, "app");
+    expect(statSync(appDir).mode & 0o077).toBe(0);
+    expect(statSync(join(appDir, "PG_VERSION")).mode & 0o077).toBe(0);
+  });
+});
