@@ -59,6 +59,8 @@ describe("the hub", () => {
       expect(await page.getByTestId("api-status").textContent()).toContain("Online");
       expect(await page.getByTestId("response-time").textContent()).toMatch(/^\d+ ms$/);
       expect(await page.getByTestId("data-sources").textContent()).toContain("2");
+      // Issue 23: the page says whether user SQL runs confined (CI installs bubblewrap).
+      expect(await page.getByTestId("sandbox-status").textContent()).toContain("User SQL runs confined");
       expect(Number((await polymarket.getByTestId("total-markets").textContent())?.replace(/,/g, ""))).toBeGreaterThan(
         0,
       );

@@ -153,3 +153,19 @@ describe("engine formats", () => {
     expect(native.body.subarray(2).toString("latin1")).toContain("number\u0006UInt64");
   });
 });
+
+describe("values for parameters a statement does not use (issue 23, finding 8)", () => {
+  it("are dropped before the validation cache, so they cannot grow it", async () => {
+    const before = sandbox.validationCacheSize.entries;
+    for (let index = 0; index < 50; index++) {
+      const result = await sandbox.run("SELECT {n:UInt8} AS n", {
+        limit: 1,
+        params: { n: "7", [`unused_${index}`]: "x".repeat(10_000) },
+      });
+      expect(result.rows).toEqual([[7]]);
+    }
+    // One statement, one value of the parameter it uses: one entry, however many unused values came.
+    expect(sandbox.validationCacheSize.entries - before).toBe(1);
+    expect(sandbox.validationCacheSize.bytes).toBeLessThan(100_000);
+  });
+});

@@ -138,7 +138,15 @@ export function streamUserQuery(
             read() {
               idle?.refresh();
               shaped.next().then(
-                (step) => (step.done ? this.push(null) : this.push(step.value)),
+                (step) => {
+                  if (!step.done) this.push(step.value);
+                  // The engine's stream ends quietly when the supervisor stopped it (the
+                  // time limit, Cancel): that end is an error the reader must see, never a
+                  // file that looks whole.
+                  else if (supervised.isTimedOut || supervised.isCancelled) {
+                    this.destroy(sandbox.failureOf(new Error("stopped"), supervised));
+                  } else this.push(null);
+                },
                 (error: unknown) => this.destroy(sandbox.failureOf(error, supervised)),
               );
             },

@@ -102,6 +102,34 @@ describe("a download whose reader stops reading", () => {
   });
 });
 
+describe("a download cut by the time limit", () => {
+  it("ends in an error the reader sees, never as a file that looks whole (issue 23, finding 5)", async () => {
+    const download = await sandbox.stream("SELECT number, repeat('x', 200) AS pad FROM numbers(1000000)", {
+      format: "csv",
+      maxRows: 1_000_000,
+      owner: "slow",
+    });
+    let bytes = 0;
+    const failure = await (async () => {
+      try {
+        // A reader slow enough to outlast the limit, quick enough to pass the idle deadline.
+        for await (const chunk of download.stream) {
+          bytes += (chunk as Buffer).length;
+          await new Promise((resolve) => setTimeout(resolve, 300));
+        }
+        return undefined;
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(failure).toBeInstanceOf(QueryTimeoutError);
+    expect(bytes).toBeGreaterThan(0);
+    expect(bytes).toBeLessThan(1_000_000 * 200);
+    const { error } = await download.finished;
+    expect(error).toBeInstanceOf(QueryTimeoutError);
+  }, 20_000);
+});
+
 describe("CSV downloads", () => {
   it("defuse cells a spreadsheet would run, and JSON stays exact", async () => {
     const sql = "SELECT '=HYPERLINK(\"http://x\")' AS f, -5 AS n, '@SUM(1)' AS a, 'ok' AS s";

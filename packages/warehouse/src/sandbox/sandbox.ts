@@ -29,7 +29,7 @@
 import { chmod, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { ClickHouseSettings } from "@clickhouse/client";
-import { paramsProblem } from "@epicenter/contracts";
+import { paramsProblem, queryParameters } from "@epicenter/contracts";
 import type { Warehouse } from "../client";
 import { quoteIdentifier, quoteString } from "../ddl";
 import {
@@ -175,6 +175,7 @@ export class Sandbox {
     assertQueryId(queryId);
     const problem = paramsProblem(sql, binding.params);
     if (problem) throw new SandboxRefusal(problem);
+    const used = usedOnly(sql, binding);
     if (this.runningQueries.has(queryId)) throw new Error(`query ${queryId} is already running`);
     let markFinished = () => {};
     const entry: RunningQuery = {
@@ -192,7 +193,7 @@ export class Sandbox {
         async (session) => {
           const statement = this.isAllowListOff
             ? { body: singleStatement(sql).body }
-            : await this.cache.validate(session, sql, this.policy, binding);
+            : await this.cache.validate(session, sql, this.policy, used);
           if (entry.isCancelled) throw new QueryCancelledError();
           return work(session, statement, entry);
         },
@@ -282,6 +283,11 @@ export class Sandbox {
     return true;
   }
 
+  /** Entries and bytes of text the validation cache holds (it stays bounded whatever callers send). */
+  get validationCacheSize(): { entries: number; bytes: number } {
+    return this.cache.size;
+  }
+
   /** The SQL of the runs under way (validated or running in the engine), for tests and the admin. */
   running(): string[] {
     return [...this.runningQueries.values()].map((entry) => entry.sql);
@@ -337,6 +343,17 @@ export class Sandbox {
     log(engine.isConfined ? "info" : "warn", `user SQL runs in ${engine.confinement}`);
     return new Sandbox("chdb", limits, policy, engine, options.allowList === "off");
   }
+}
+
+/**
+ * The binding without values for parameters the statement does not use: the engine ignores
+ * them, and neither the validation cache nor a worker should hold them.
+ */
+function usedOnly(sql: string, binding: QueryBinding): QueryBinding {
+  if (binding.params === undefined) return binding;
+  const used = new Set(queryParameters(sql).map((parameter) => parameter.name));
+  const params = Object.fromEntries(Object.entries(binding.params).filter(([name]) => used.has(name)));
+  return { ...binding, params: Object.keys(params).length === 0 ? undefined : params };
 }
 
 function requestCancel(entry: RunningQuery): void {

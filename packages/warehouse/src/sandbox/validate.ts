@@ -14,6 +14,7 @@
  * query, so the parser never runs with more rights than the query would. Their cost is in
  * docs/BENCHMARKS.md ("Sandbox choices").
  */
+import { createHash } from "node:crypto";
 import { MAX_QUERY_LENGTH } from "@epicenter/contracts";
 import { type AllowListPolicy, checkStatementTree, parseAstDump } from "./allow-list";
 import type { EngineSession } from "./engine";
@@ -38,12 +39,22 @@ export interface QueryBinding {
  * Statements already accepted, newest last, kept by the sandbox. Validation costs two
  * engine round trips and its answer depends only on the text and the policy, so the
  * queries people repeat (dashboards, saved queries, API scripts) skip it. Refusals are
- * not kept: they are rare and cheap to recompute.
+ * not kept: they are rare and cheap to recompute. Entries are keyed by a hash of what the
+ * answer depends on (the text, the database, the values of the parameters it uses: the
+ * sandbox drops the others first) and bounded in count and in the bytes of the text kept.
  */
 export class ValidationCache {
   private readonly accepted = new Map<string, ValidatedStatement>();
+  private bytes = 0;
 
-  constructor(private readonly size = 1_000) {}
+  constructor(
+    private readonly maxEntries = 1_000,
+    private readonly maxBytes = 16 * 1024 ** 2,
+  ) {}
+
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.accepted.size, bytes: this.bytes };
+  }
 
   async validate(
     session: EngineSession,
@@ -53,10 +64,9 @@ export class ValidationCache {
   ): Promise<ValidatedStatement> {
     // Parameter values are part of the tree the allow-list reads (a bound `Identifier`
     // names a table), and the database decides what an unqualified name is.
-    const key =
-      binding.params === undefined && binding.database === undefined
-        ? sql
-        : JSON.stringify([sql, binding.database ?? null, binding.params ?? null]);
+    const key = createHash("sha256")
+      .update(JSON.stringify([sql, binding.database ?? null, binding.params ?? null]))
+      .digest("base64");
     const hit = this.accepted.get(key);
     if (hit) {
       this.accepted.delete(key);
@@ -65,7 +75,12 @@ export class ValidationCache {
     }
     const statement = await validateOn(session, sql, policy, binding);
     this.accepted.set(key, statement);
-    if (this.accepted.size > this.size) this.accepted.delete(this.accepted.keys().next().value as string);
+    this.bytes += statement.body.length;
+    while (this.accepted.size > this.maxEntries || this.bytes > this.maxBytes) {
+      const [oldest, entry] = this.accepted.entries().next().value as [string, ValidatedStatement];
+      this.accepted.delete(oldest);
+      this.bytes -= entry.body.length;
+    }
     return statement;
   }
 }

@@ -37,6 +37,8 @@ import {
 import { prepareStatement, type ServerFacts } from "../../services/clickhouse/statement";
 import { type QueryServiceDeps, streamQuery } from "../../services/queries/run-query";
 
+const QUERY_ID = /^[\x21-\x7e]{1,128}$/;
+
 export interface ClickHouseHttpDeps extends QueryServiceDeps {
   access: AccessDeps;
   warehouse: { query<T>(sql: string): Promise<T[]> };
@@ -164,6 +166,13 @@ async function answer(c: Context<AppEnv>, deps: ClickHouseHttpDeps, server: Serv
     [...parameters].filter(([name]) => name.startsWith("param_")).map(([name, value]) => [name.slice(6), value]),
   );
   const queryId = parameters.get("query_id") || randomUUID();
+  // It goes back in a header: a line break or a control character would fail the answer
+  // after the query ran. ClickHouse's own ids are UUIDs; clients send those or short tags.
+  if (!QUERY_ID.test(queryId)) {
+    throw new Failed(
+      failure(400, 36, "BAD_ARGUMENTS", "query_id must be 1 to 128 printable ASCII characters without spaces"),
+    );
+  }
   const started = performance.now();
   const download = await streamQuery(deps, {
     sql: prepared.sql,
@@ -183,7 +192,9 @@ async function answer(c: Context<AppEnv>, deps: ClickHouseHttpDeps, server: Serv
     "x-clickhouse-timezone": "UTC",
     "x-clickhouse-server-display-name": "epicenter",
   };
-  if (parameters.get("wait_end_of_query") === "1") return whole(c, download, headers, started);
+  if (parameters.get("wait_end_of_query") === "1") {
+    return whole(c, download, headers, started, deps.sandbox.limits.maxResultBytes);
+  }
   headers["x-clickhouse-summary"] = summary(0, 0);
   return c.body(Readable.toWeb(download.stream) as ReadableStream<Uint8Array>, 200, headers);
 }
@@ -194,9 +205,26 @@ async function whole(
   download: UserQueryExport,
   headers: Record<string, string>,
   started: number,
+  maxBytes: number,
 ): Promise<Response> {
   const chunks: Buffer[] = [];
-  for await (const chunk of download.stream) chunks.push(chunk as Buffer);
+  let bytes = 0;
+  for await (const chunk of download.stream) {
+    bytes += (chunk as Buffer).length;
+    // Held in this process until the end: bounded like an interactive result.
+    if (bytes > maxBytes) {
+      download.stream.destroy();
+      throw new Failed(
+        failure(
+          500,
+          396,
+          "TOO_MANY_ROWS_OR_BYTES",
+          `The result is larger than ${Math.round(maxBytes / 1024 ** 2)} MiB, the most wait_end_of_query=1 holds; leave wait_end_of_query out to stream it`,
+        ),
+      );
+    }
+    chunks.push(chunk as Buffer);
+  }
   const { rows, error } = await download.finished;
   if (error) throw error;
   const elapsedNs = Math.round((performance.now() - started) * 1e6);

@@ -91,6 +91,8 @@ function rewrite(sql: string, server: ServerFacts): string {
     user: "'epicenter'",
     authenticateduser: "'epicenter'",
   };
+  // Where each token stands, so a call's brackets are found without a search per call.
+  const position = new Map(tokens.map((token, index) => [token, index]));
   code.forEach((token, index) => {
     const next = code[index + 1];
     const before = code[index - 1];
@@ -106,7 +108,8 @@ function rewrite(sql: string, server: ServerFacts): string {
     if (fact && !isQualified && next?.value === "(" && close?.value === ")") {
       // Keeps the column's name: `SELECT version()` still answers a column `version()`.
       replaced.set(token, `(${fact} AS ${identifier(`${token.value}()`)})`);
-      for (const token of tokens.slice(tokens.indexOf(next), tokens.indexOf(close) + 1)) removed.add(token);
+      const [from, to] = [position.get(next) as number, position.get(close) as number];
+      for (let at = from; at <= to; at++) removed.add(tokens[at] as SqlToken);
     }
   });
   return tokens
