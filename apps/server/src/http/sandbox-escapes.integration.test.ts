@@ -98,6 +98,11 @@ describe("POST /api/query", () => {
       ),
     );
     expect(response.status, await response.clone().text()).toBe(200);
+    const aliases = await t.app.request(
+      "/api/query",
+      json({ query: "SELECT 1 AS index, 2 AS check, 3 AS primary, 4 AS comment, 5 AS default" }, { token: ada }),
+    );
+    expect(aliases.status, await aliases.clone().text()).toBe(200);
   });
 });
 
@@ -127,6 +132,35 @@ describe("the ClickHouse interface", () => {
     const body = await response.text();
     expect(body).toMatch(/string literal/);
     expect(body).not.toContain(hostname);
+  });
+});
+
+describe("the ClickHouse interface under load (findings 4 and 6)", () => {
+  const get = (search: string) =>
+    t.app.request(`/clickhouse/?${search}`, {
+      headers: { authorization: `Basic ${Buffer.from(`any:${adaKey}`).toString("base64")}` },
+    });
+
+  it("stops a wait_end_of_query answer at the interactive byte cap instead of holding it all", async () => {
+    const before = process.memoryUsage().rss;
+    const response = await get(
+      `wait_end_of_query=1&query=${encodeURIComponent("SELECT repeat('x', 900) FROM numbers(1000000) FORMAT TSV")}`,
+    );
+    expect(response.status).toBe(500);
+    expect(await response.text()).toMatch(/^Code: 396\. .*larger than 32 MiB.*\(TOO_MANY_ROWS_OR_BYTES\)/);
+    // 900 MB of answer once took the process from 650 MB to 1.85 GB.
+    expect(process.memoryUsage().rss - before).toBeLessThan(400 * 1024 ** 2);
+  });
+
+  it("refuses a query_id with a line break before anything runs, and the next query runs at once", async () => {
+    const refused = await get(`query_id=${encodeURIComponent("a\nb")}&query=${encodeURIComponent("SELECT 1")}`);
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toMatch(/query_id must be/);
+    const started = performance.now();
+    const next = await get(`query_id=tag-1&query=${encodeURIComponent("SELECT 1")}`);
+    expect(next.status).toBe(200);
+    expect(next.headers.get("x-clickhouse-query-id")).toBe("tag-1");
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
 
