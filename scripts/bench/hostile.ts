@@ -1,5 +1,5 @@
 /**
- * Issue 18's "done when": under each single hostile query, aborted by its client after
+ * Issue 18's "done when" (and issue 23's escapes): under each single hostile query, aborted by its client after
  * 3 s, `/health` answers within 1 s throughout, another user's small query within 2 s,
  * and the hostile query is stopped within its limit plus 5 s; and the server's memory
  * stays bounded under oversized bodies and results.
@@ -58,6 +58,18 @@ const HOSTILE: Array<{ name: string; sql: string; path?: string; stallAfterFirst
   {
     name: "a result of control characters (20 MB raw, 120 MB as JSON)",
     sql: "SELECT repeat(char(1), 1000000) AS s FROM numbers(20)",
+  },
+  {
+    name: "a file read through an aggregate's parameters (issue 23)",
+    sql: "SELECT arrayReduce('groupConcat(file(''/etc/hostname''))', ['a', 'b'])",
+  },
+  {
+    name: "a file read hidden in APPLY (issue 23)",
+    sql: "SELECT * APPLY(file) FROM (SELECT '/etc/hostname' AS p)",
+  },
+  {
+    name: "a memory limit raised in a subquery's SETTINGS (issue 23)",
+    sql: "SELECT * FROM (SELECT length(groupArray(repeat('x', 100))) FROM numbers(50000000) SETTINGS max_memory_usage = 100000000000)",
   },
   {
     name: "a download whose reader takes one chunk and stops",

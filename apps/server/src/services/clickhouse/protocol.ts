@@ -95,7 +95,6 @@ export const ACCEPTED_SETTINGS: Readonly<Record<string, (value: string) => strin
   output_format_json_quote_64bit_integers: (value) => (value === "0" || value === "1" ? undefined : "0 or 1"),
   session_timezone: (value) => (/^(UTC|Etc\/UTC|)$/.test(value) ? undefined : "UTC: the archive is kept in UTC"),
   max_execution_time: (value) => (/^\d+(\.\d+)?$/.test(value) ? undefined : "a number of seconds"),
-  wait_end_of_query: () => undefined,
   enable_http_compression: () => undefined,
   send_progress_in_http_headers: () => undefined,
   http_headers_progress_interval_ms: () => undefined,
