@@ -149,3 +149,49 @@ describe("the SQL editor and the query gallery", () => {
     await card.waitFor({ state: "detached" });
   });
 });
+
+describe("saving a new query (issue 24, defect 1)", () => {
+  let browser: BrowserSession;
+  const dialogs: string[] = [];
+  let isLeaving = false;
+  beforeAll(async () => {
+    browser = await openBrowser({ width: 1440, height: 900 });
+    // A confirm that appeared would be answered "Cancel", as a careful user would (until
+    // the case is over and the page is left for the next one).
+    browser.page.on("dialog", (dialog) => {
+      if (isLeaving) return void dialog.accept();
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await signIn(browser.page, baseUrl, dataDir, E2E_USER);
+  });
+  afterAll(async () => {
+    await browser.close();
+  });
+
+  it.each(["the Save button", "Ctrl+Enter"])("goes to the saved query with no warning, saved with %s", async (how) => {
+    const { page } = browser;
+    dialogs.length = 0;
+    isLeaving = false;
+    await page.goto(`${baseUrl}/queries/new`);
+    const editor = page.locator(".cm-content");
+    await editor.click();
+    await page.keyboard.press("Control+a");
+    await page.keyboard.insertText("SELECT 42 AS answer");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Save Query" });
+    await dialog.getByLabel("Title").fill(`First save ${how} ${Date.now()}`);
+    if (how === "Ctrl+Enter") await page.keyboard.press("Control+Enter");
+    else await dialog.getByRole("button", { name: "Save" }).click();
+    await page.waitForURL(/\/queries\/[0-9a-f-]{36}$/);
+    expect(dialogs).toEqual([]);
+    // Edits after the save are guarded again.
+    await editor.click();
+    await page.keyboard.insertText(" ");
+    await page.getByRole("link", { name: "Back to Queries" }).click();
+    await expect.poll(() => dialogs.length).toBe(1);
+    expect(dialogs[0]).toMatch(/unsaved changes will be lost/);
+    isLeaving = true;
+    await page.goto("about:blank");
+  });
+});

@@ -130,8 +130,12 @@ function Editor({
     window.addEventListener("beforeunload", onBeforeUnload);
     return () => window.removeEventListener("beforeunload", onBeforeUnload);
   }, [isDirty]);
+  // Set just before the page moves to a query it has just saved: that move loses nothing,
+  // though this render still counts the work as unsaved (the save's state lands after it).
+  const isLeavingSaved = useRef(false);
   const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) => isDirty && currentLocation.pathname !== nextLocation.pathname,
+    ({ currentLocation, nextLocation }) =>
+      isDirty && !isLeavingSaved.current && currentLocation.pathname !== nextLocation.pathname,
   );
   useEffect(() => {
     if (blocker.state !== "blocked") return;
@@ -248,9 +252,10 @@ function Editor({
       {
         onSuccess: (created) => {
           // Saved under a new id: nothing is left unsaved here.
-          markSaved({ sql, title });
+          markSaved({ sql, title: values.title });
           setDialog(null);
           const search = withParamValues(new URLSearchParams(), currentValues).toString();
+          isLeavingSaved.current = true;
           void navigate(`/queries/${created.id}${search ? `?${search}` : ""}`, { replace: savedId === null });
         },
       },
