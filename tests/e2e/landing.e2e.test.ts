@@ -3,6 +3,7 @@
  * warehouse says when asked in SQL through the API, and the Use Cases and Pricing modals
  * open; at 1440 and at 390 px.
  */
+import { LANDING_SAMPLE_SQL } from "@epicenter/contracts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type BrowserSession, openBrowser } from "./browser";
 import { E2E_ADMIN } from "./global-setup";
@@ -42,6 +43,24 @@ describe("the landing page", () => {
   afterAll(async () => {
     await wide?.close();
     await phone?.close();
+  });
+
+  it("opens the editor with its sample query, which lists each market once (issue 24, defect 3)", async () => {
+    const { page } = wide;
+    await page.goto(`${baseUrl}/`);
+    await page.getByRole("button", { name: "Open the editor" }).click();
+    await page.waitForURL(/\/queries\/new\?/);
+    const editor = page.locator(".cm-content");
+    await editor.waitFor();
+    expect(await editor.textContent()).toContain("FROM polymarket.markets_latest FINAL");
+    await page.keyboard.press("Control+Enter");
+    await page
+      .getByText(/^\d+ rows?$/)
+      .first()
+      .waitFor();
+    const rows = await sql<{ question: string }>(token, LANDING_SAMPLE_SQL);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(new Set(rows.map((row) => row.question)).size).toBe(rows.length);
   });
 
   it("shows live About stats that match the warehouse", async () => {

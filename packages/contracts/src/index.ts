@@ -30,6 +30,7 @@ export { buildOpenApiDocument, type OpenApiOptions } from "./openapi";
 export * from "./query";
 export * from "./query-node";
 export * from "./query-params";
+export * from "./sample-sql";
 export * from "./saved-queries";
 export * from "./screens";
 export * from "./sql-dialect";

@@ -1,22 +1,16 @@
+import { LANDING_SAMPLE_SQL } from "@epicenter/contracts";
 import { ArrowRight, BookOpen, Code2, Database } from "lucide-react";
 import { useState } from "react";
 import { useNavigate } from "react-router";
 import { useDocumentTitle } from "../../lib/document-title";
 import { Button } from "../../ui/Button";
+import { editorUrl } from "../../ui/editor-link";
 import { formatCount, formatDate, formatDuration } from "../../ui/format";
 import { usePlatformStats } from "../hub/api";
 import styles from "./LandingPage.module.css";
 import { AboutModal, PricingModal, UseCasesModal } from "./landing-modals";
 
 type LandingModal = "about" | "use-cases" | "pricing" | null;
-
-const SAMPLE_SQL = `SELECT question,
-       round(yes_probability * 100, 1) AS yes_pct,
-       volume24hr
-FROM polymarket.markets_latest
-WHERE NOT closed
-ORDER BY volume24hr DESC
-LIMIT 10`;
 
 /**
  * The figures under the hero, from the same live source as About (`GET /api/stats`), so
@@ -88,7 +82,12 @@ export function LandingPage() {
           history with SQL, browse the catalog, watch the dashboards, or ask Seismo.
         </p>
         <div className={styles.actions}>
-          <Button variant="accent" size="lg" icon={<Code2 size={18} />} onClick={() => navigate("/queries")}>
+          <Button
+            variant="accent"
+            size="lg"
+            icon={<Code2 size={18} />}
+            onClick={() => navigate(editorUrl({ sql: LANDING_SAMPLE_SQL, title: "Most traded open markets" }))}
+          >
             Start Querying
           </Button>
           <Button variant="secondary" size="lg" icon={<Database size={18} />} onClick={() => navigate("/datasets")}>
@@ -119,9 +118,13 @@ export function LandingPage() {
           <span className={styles.terminalTitle}>top-markets.sql</span>
         </div>
         <pre className={styles.code}>
-          <code>{SAMPLE_SQL}</code>
+          <code>{LANDING_SAMPLE_SQL}</code>
         </pre>
-        <button type="button" className={styles.terminalCta} onClick={() => navigate("/queries")}>
+        <button
+          type="button"
+          className={styles.terminalCta}
+          onClick={() => navigate(editorUrl({ sql: LANDING_SAMPLE_SQL, title: "Most traded open markets" }))}
+        >
           Open the editor <ArrowRight size={14} />
         </button>
       </section>
