@@ -71,6 +71,10 @@ export const ZQueryResult = z
     rows: z.array(z.array(z.unknown())).describe("One array of values per row, in column order."),
     row_count: z.number().int().nonnegative(),
     truncated: z.boolean().describe("True when the statement had more rows (or bytes) than the limit."),
+    truncated_by: z
+      .enum(["rows", "bytes"])
+      .optional()
+      .describe("What cut a truncated result: the row limit, or the bytes one answer may hold."),
     execution_time_ms: z.number().nonnegative(),
   })
   .meta({ id: "QueryResult" });

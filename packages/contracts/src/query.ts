@@ -48,6 +48,10 @@ export const ZRunQueryResponse = z
       row_count: z.number().int().nonnegative(),
       execution_time_ms: z.number().nonnegative(),
       truncated: z.boolean().describe("True when the statement had more rows than `limit`."),
+      truncated_by: z
+        .enum(["rows", "bytes"])
+        .optional()
+        .describe("What cut a truncated result: `limit` (rows), or the bytes one answer may hold (32 MiB)."),
     }),
     query: z.string().describe("The statement that ran, as submitted."),
   })

@@ -142,7 +142,16 @@ describe("results are bounded by bytes as well as rows (finding 7)", () => {
     expect(text.length).toBeLessThan(40 * 1024 * 1024);
     const body = ZRunQueryResponse.parse(JSON.parse(text));
     expect(body.result.truncated).toBe(true);
+    // Issue 24, defect 4: it says the bytes cut it, not the row limit.
+    expect(body.result.truncated_by).toBe("bytes");
     expect(body.result.row_count).toBeLessThan(20);
+  });
+
+  it("says when the row limit cut a result", async () => {
+    const body = ZRunQueryResponse.parse(
+      await (await run({ query: "SELECT number FROM numbers(1000)", limit: 100 })).json(),
+    );
+    expect(body.result).toMatchObject({ row_count: 100, truncated: true, truncated_by: "rows" });
   });
 });
 

@@ -76,7 +76,8 @@ export async function runUserQuery(
           columns: read.columns,
           rows: read.rows,
           row_count: read.rows.length,
-          truncated: read.isTruncated,
+          truncated: read.cutBy !== undefined,
+          ...(read.cutBy ? { truncated_by: read.cutBy } : {}),
           execution_time_ms: Math.round((performance.now() - started) * 100) / 100,
           queryId,
         };
@@ -99,12 +100,12 @@ async function readRows(
   limit: number,
   maxBytes: number,
   isKeyed: boolean,
-): Promise<{ columns: QueryColumn[]; rows: unknown[][]; isTruncated: boolean }> {
+): Promise<{ columns: QueryColumn[]; rows: unknown[][]; cutBy: "rows" | "bytes" | undefined }> {
   const header: string[] = [];
   const lines: string[] = [];
   let bytes = 2;
   let rowOverhead = 1;
-  let isTruncated = false;
+  let cutBy: "rows" | "bytes" | undefined;
   // The part of a line that has arrived so far, in pieces, joined once its end comes.
   let partial: Buffer[] = [];
   let partialLength = 0;
@@ -127,7 +128,7 @@ async function readRows(
         continue;
       }
       if (lines.length === limit || bytes + lineLength + rowOverhead > maxBytes) {
-        isTruncated = true;
+        cutBy = lines.length === limit ? "rows" : "bytes";
         break reading;
       }
       lines.push(line);
@@ -138,13 +139,13 @@ async function readRows(
       partialLength += chunk.length - start;
       // A single row past the budget ends the read as surely as many rows would.
       if (header.length === 2 && bytes + partialLength > maxBytes) {
-        isTruncated = true;
+        cutBy ??= "bytes";
         break;
       }
     }
   }
   // A line cut short, or more bytes than the budget: the engine was stopped with more to say.
-  if (partialLength > 0 || received > maxBytes) isTruncated = true;
+  if (partialLength > 0 || received > maxBytes) cutBy ??= "bytes";
   if (header.length < 2) throw new QueryEngineError("The engine's answer had no header.", undefined);
   const names = parseHeader(header[0] as string);
   const types = parseHeader(header[1] as string);
@@ -154,7 +155,7 @@ async function readRows(
   } catch {
     throw new QueryEngineError("The engine's answer could not be read as JSON.", undefined);
   }
-  return { columns: names.map((name, index) => ({ name, type: types[index] ?? "String" })), rows, isTruncated };
+  return { columns: names.map((name, index) => ({ name, type: types[index] ?? "String" })), rows, cutBy };
 }
 
 function parseHeader(line: string): string[] {

@@ -18,6 +18,7 @@ export function postQuery(app: Hono<AppEnv>, deps: QueryServiceDeps): void {
         row_count: result.row_count,
         execution_time_ms: result.execution_time_ms,
         truncated: result.truncated,
+        ...(result.truncated_by ? { truncated_by: result.truncated_by } : {}),
       },
       query: sql,
     };

@@ -40,6 +40,7 @@ import { firstUnready, valuesFor } from "./parameters";
 import { defaultChart, ResultChart } from "./ResultChart";
 import { ResultsGrid } from "./ResultsGrid";
 import { type ErrorPosition, focusPosition, SqlEditor, selectedSql } from "./SqlEditor";
+import { truncationNotice } from "./truncation";
 import { useParameterValues } from "./use-parameter-values";
 
 export const DEFAULT_SQL = `SELECT question, yes_probability, volume24hr
@@ -399,9 +400,8 @@ function Editor({
           </div>
 
           {result?.truncated ? (
-            <div className={styles.truncated} role="status">
-              Showing the first {result.row_count.toLocaleString()} rows; the query returned more. Raise the limit or
-              download the whole result.
+            <div className={styles.truncated} role="status" data-testid="truncated">
+              {truncationNotice(result, limit)}
             </div>
           ) : null}
 
