@@ -138,6 +138,12 @@ describe("the hub", () => {
     await operation.getByRole("button", { name: "Send request" }).click();
     await expect.poll(() => operation.locator("figcaption").last().textContent()).toMatch(/^200 /);
     await wide.screenshot("hub-api-reference-1440");
+    // Issue 24, defect 8: no internal notes, and names in descriptions shown as code, not backticks.
+    const query = page.locator("details").filter({ hasText: "/api/query" }).first();
+    await query.locator("summary").click();
+    const text = (await page.locator("main").innerText()) as string;
+    expect(text).not.toMatch(/SPEC §/);
+    expect(text).not.toContain("`");
   });
 
   it("computes the docs' zero-volume share of Kalshi markets from the data", async () => {

@@ -178,10 +178,7 @@ export const endpoints = {
     tag: "Query",
     auth: "session_or_key",
     query: z.object({
-      query_id: z
-        .uuid()
-        .optional()
-        .describe("Id of a saved query to run; the body's `query_id` says the same (SPEC §7 allows either)."),
+      query_id: z.uuid().optional().describe("Id of a saved query to run; the body's `query_id` says the same."),
     }),
     body: ZRunQueryRequest,
     maxBodyBytes: QUERY_BODY_BYTES,

@@ -21,10 +21,25 @@ describe("scheduler", () => {
       backfillPagesPerStep: 2,
       historyMarketsPerStep: 2,
     });
+    // The status and the flag say the same thing at every moment (issue 24: a history step
+    // read "backfilling" with is_backfilling false).
+    const disagreements: string[] = [];
+    let backfillingSeen = 0;
+    const sampler = setInterval(() => {
+      for (const [source, state] of Object.entries(scheduler.state())) {
+        if (state.status === "backfilling") backfillingSeen += 1;
+        if ((state.status === "backfilling") !== state.isBackfilling) {
+          disagreements.push(`${source}: ${state.status}, isBackfilling ${state.isBackfilling}`);
+        }
+      }
+    }, 2);
     scheduler.start();
     await scheduler.nextRun("polymarket");
     await scheduler.nextRun("polymarket");
     await scheduler.nextRun("kalshi");
+    clearInterval(sampler);
+    expect(backfillingSeen).toBeGreaterThan(0);
+    expect(disagreements).toEqual([]);
     const live = scheduler.state();
     const status = await getSyncStatus(h.warehouse, live);
     await scheduler.stop();

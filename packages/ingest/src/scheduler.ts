@@ -145,8 +145,10 @@ export function createScheduler(given: SyncDeps, options: SchedulerOptions): Sch
       const wantsHistory = state.historyDueAt !== null && state.historyDueAt <= at;
       if (wantsHistory && (!wantsBackfill || historyTurn)) {
         historyTurn = false;
-        // Filling in history is backfilling to the status (SPEC's states).
+        // Filling in history is backfilling to the status (SPEC's states), and the flag
+        // says the same as the status (issue 24: "backfilling" with is_backfilling false).
         state.status = "backfilling";
+        state.isBackfilling = true;
         try {
           const step = await runHistoryStep(deps, source, {
             signal: abort.signal,
@@ -160,6 +162,7 @@ export function createScheduler(given: SyncDeps, options: SchedulerOptions): Sch
           logger.error({ source, error: String(error) }, "history step failed");
           state.historyDueAt = now() + 5_000;
         }
+        state.isBackfilling = false;
         state.status = state.lastRun && !state.lastRun.success ? "error" : "idle";
         continue;
       }

@@ -112,7 +112,11 @@ function OperationCard({ method, path, operation }: Operation) {
       </summary>
       {isOpen ? (
         <div className={styles.operationBody}>
-          {operation.description ? <p>{operation.description}</p> : null}
+          {operation.description ? (
+            <p>
+              <Prose text={operation.description} />
+            </p>
+          ) : null}
           <p className={styles.muted}>
             Auth:{" "}
             {(operation.security ?? []).length === 0
@@ -124,7 +128,8 @@ function OperationCard({ method, path, operation }: Operation) {
               {(operation.parameters ?? []).map((parameter) => (
                 <li key={parameter.name}>
                   <code>{parameter.name}</code> <span className={styles.muted}>({parameter.in})</span>{" "}
-                  <code className={styles.type}>{typeOf(inlineRefs(parameter.schema))}</code> {parameter.description}
+                  <code className={styles.type}>{typeOf(inlineRefs(parameter.schema))}</code>{" "}
+                  <Prose text={parameter.description ?? ""} />
                 </li>
               ))}
             </ul>
@@ -211,5 +216,21 @@ function TryIt({ method, path, operation, body }: Operation & { body: string | n
         <CodeBlock code={answer.text} caption={`${answer.status || "network error"} · ${answer.ms} ms`} />
       ) : null}
     </div>
+  );
+}
+
+/** Description text with its `backticked` names shown as code, as the contracts write them. */
+function Prose({ text }: { text: string }) {
+  return (
+    <>
+      {text.split(/`([^`]+)`/).map((part, index) =>
+        index % 2 === 1 ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string, in order.
+          <code key={index}>{part}</code>
+        ) : (
+          part
+        ),
+      )}
+    </>
   );
 }

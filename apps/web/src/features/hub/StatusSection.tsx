@@ -203,7 +203,8 @@ function SourceCard({
         <p className={lastRun.success ? styles.runOk : styles.runFailed}>
           Last run {lastRun.success ? "succeeded" : "failed"} in {(lastRun.duration_ms / 1000).toFixed(1)} s ·{" "}
           {formatCount(lastRun.markets_written)} markets, {formatCount(lastRun.events_written)} events written ·{" "}
-          <span data-testid="run-count">{source.recent_runs.length}</span> recent runs
+          <span data-testid="run-count">{source.recent_runs.length}</span> recent{" "}
+          {source.recent_runs.length === 1 ? "run" : "runs"}
         </p>
       ) : (
         <p className={styles.muted}>No sync run yet.</p>
