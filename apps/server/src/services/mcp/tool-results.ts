@@ -10,6 +10,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
 import { z } from "zod";
 import { QueryServiceBusy } from "../queries/admission";
+import { UnconfinedSqlRefused } from "../queries/run-query";
 
 /** Rows a query tool returns unless asked, and at most. */
 export const DEFAULT_TOOL_ROWS = 100;
@@ -79,7 +80,9 @@ export function toolError(message: string): CallToolResult {
 
 /** A failed call: the sandbox's or the queue's message as it is; anything else logged and not repeated. */
 export function toolFailure(error: unknown, logger: Logger, tool: string): CallToolResult {
-  if (error instanceof SandboxError || error instanceof QueryServiceBusy) return toolError(error.message);
+  if (error instanceof SandboxError || error instanceof QueryServiceBusy || error instanceof UnconfinedSqlRefused) {
+    return toolError(error.message);
+  }
   logger.error({ err: error, tool }, "MCP tool failed");
   return toolError("Something went wrong on our side. It has been logged.");
 }
