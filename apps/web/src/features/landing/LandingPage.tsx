@@ -82,12 +82,7 @@ export function LandingPage() {
           history with SQL, browse the catalog, watch the dashboards, or ask Seismo.
         </p>
         <div className={styles.actions}>
-          <Button
-            variant="accent"
-            size="lg"
-            icon={<Code2 size={18} />}
-            onClick={() => navigate(editorUrl({ sql: LANDING_SAMPLE_SQL, title: "Most traded open markets" }))}
-          >
+          <Button variant="accent" size="lg" icon={<Code2 size={18} />} onClick={() => navigate("/queries")}>
             Start Querying
           </Button>
           <Button variant="secondary" size="lg" icon={<Database size={18} />} onClick={() => navigate("/datasets")}>
