@@ -82,10 +82,12 @@ describe("dashboards", () => {
       expect(await page.locator(".recharts-surface").count()).toBeGreaterThanOrEqual(6);
       const top = page.getByRole("article", { name: "Top markets by 24h volume" });
       expect(await top.locator("tbody tr").count()).toBe(10);
-      // The hour still running is not drawn as a cliff: it is left out, and the tile says so.
-      expect(await page.getByTestId("partial-bucket-note").allTextContents()).toContainEqual(
-        "The current hour is left out until it ends.",
-      );
+      // The bucket still running is not drawn as a cliff: it is left out, and the tile says so.
+      // In the first minutes of an hour the current hour may hold no snapshot yet, so only the
+      // daily tiles have a partial bucket to leave out (seen in CI at 23:00 UTC).
+      const notes = await page.getByTestId("partial-bucket-note").allTextContents();
+      expect(notes.length).toBeGreaterThan(0);
+      for (const note of notes) expect(note).toMatch(/^The current (hour|day) is left out until it ends\.$/);
       await expect.poll(() => page.getByTestId("last-refreshed").textContent()).toBe("Updated just now");
       expect(await page.getByText("Refreshes every 5min").count()).toBe(1);
       await page.screenshot({ path: join(SCREENSHOT_DIR, `dashboard-${id}-1440.png`), fullPage: true });
