@@ -155,7 +155,8 @@ export class Sandbox {
 
   /** Validates `sql` without running it; throws `SandboxRefusal` or `QuerySyntaxError`. */
   validate(sql: string, owner: SandboxOwner = "service", binding: QueryBinding = {}): Promise<ValidatedStatement> {
-    return this.engine.lease(owner, (session) => this.cache.validate(session, sql, this.policy, binding));
+    const used = usedOnly(sql, binding);
+    return this.engine.lease(owner, (session) => this.cache.validate(session, sql, this.policy, used));
   }
 
   /**
