@@ -16,7 +16,11 @@ export default defineConfig({
       {
         test: {
           name: "integration",
-          include: ["apps/**/src/**/*.integration.test.ts", "packages/**/src/**/*.integration.test.ts"],
+          include: [
+            "apps/**/src/**/*.integration.test.ts",
+            "packages/**/src/**/*.integration.test.ts",
+            "scripts/**/*.integration.test.ts",
+          ],
           exclude: ["**/node_modules/**"],
           testTimeout: 60_000,
           hookTimeout: 60_000,

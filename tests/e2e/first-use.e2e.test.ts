@@ -4,6 +4,7 @@
  * completion, selections, drafts, downloads and charts, page titles, detail views without
  * the sidebar, and the product's own words when the server gives none.
  */
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type BrowserSession, openBrowser } from "./browser";
 import { E2E_ADMIN } from "./global-setup";
@@ -98,6 +99,16 @@ describe("a new user's first session", () => {
     await expect
       .poll(() => grid.getByRole("columnheader").allTextContents())
       .toContainEqual(expect.stringContaining("second_one"));
+    // Issue 24, #5: the download holds what the grid shows, not the two statements.
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download CSV" }).click(),
+    ]);
+    expect(
+      readFileSync(await download.path(), "utf8")
+        .trim()
+        .split("\n"),
+    ).toEqual(['"second_one"', "2"]);
   });
 
   it("says what a download holds", async () => {
@@ -116,6 +127,9 @@ describe("a new user's first session", () => {
     await page.keyboard.press("Control+Enter");
     await page.getByText("6,000 rows").waitFor();
     await page.getByRole("tab", { name: "Chart" }).click();
+    // Text on x makes a bar chart, which plots fewer rows than a line: each bar is an element.
+    await page.getByText("Plotting the first 1,000 of 6,000 rows: pick line for up to 5,000.").waitFor();
+    await page.getByText("line", { exact: true }).click();
     await page.getByText("Plotting the first 5,000 of 6,000 rows.").waitFor();
     const chart = page.getByTestId("result-chart");
     await expect.poll(() => chart.locator(".recharts-yAxis").count()).toBe(2);

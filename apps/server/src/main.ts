@@ -30,6 +30,9 @@ export async function startServer(config: Config, options: { webRoot?: string } 
   const logger = createLogger(config.logLevel);
   const stores = await openStores(config, logger);
   const scheduler = startScheduler(config, stores.warehouse, logger, () => {
+    // One refresh per cycle, not one per venue: the venue that finishes last asks for it.
+    const states = Object.values(scheduler?.state() ?? {});
+    if (states.some((state) => state.status === "syncing")) return;
     stores.sandbox.refresh().catch((error: unknown) => logger.warn({ err: error }, "sandbox snapshot failed"));
   });
   const app = createApp({

@@ -16,9 +16,12 @@ describe("formatValue", () => {
     // Gaps between prices are often under a cent.
     expect(formatValue(0.0097, "cents")).toBe("1.0¢");
     expect(formatValue("-0.004", "cents")).toBe("-0.4¢");
+    // Issue 24, #6: a gap that rounds to nothing is no negative.
+    expect(formatValue(-0.0004, "cents")).toBe("0.0¢");
+    expect(formatValue(-0.0001, "probability")).toBe("0.0%");
     expect(formatValue(2_500_000, "contracts", { isCompact: true })).toBe("2.5M");
     expect(formatValue(null, "usd")).toBe("—");
-    expect(formatValue("2026-11-21", "datetime")).toBe("Nov 21");
+    expect(formatValue(`${new Date().getUTCFullYear()}-11-21`, "datetime")).toBe("Nov 21");
   });
 
   it("keeps small numbers as they are and shortens large ones", () => {
@@ -33,7 +36,14 @@ describe("formatValue", () => {
 describe("times", () => {
   it("reads the engine's UTC timestamps", () => {
     expect(parseEngineTime("2026-11-21 14:00:00.000")?.toISOString()).toBe("2026-11-21T14:00:00.000Z");
-    expect(formatTimestamp("2026-11-21 14:05:00")).toBe("Nov 21, 14:05");
+    const now = Date.UTC(2026, 10, 26);
+    expect(formatTimestamp("2026-11-21 14:05:00", now)).toBe("Nov 21, 14:05");
+  });
+
+  it("gives the year of a time outside this year (issue 24, #6 and #7)", () => {
+    const now = Date.UTC(2026, 10, 26);
+    expect(formatTimestamp("2045-01-01 00:00:00", now)).toBe("Jan 1, 2045, 00:00");
+    expect(formatTimestamp("2025-06-30", now)).toBe("Jun 30, 2025");
   });
 
   it("says durations in the largest sensible unit", () => {

@@ -63,11 +63,11 @@ export function formatValue(
       return number === null ? String(value) : `$${number.toFixed(2)}`;
     case "cents":
       // Dollars as cents, to a tenth: gaps between prices are often under a cent.
-      return number === null ? String(value) : `${(number * 100).toFixed(1)}¢`;
+      return number === null ? String(value) : `${tenths(number * 100)}¢`;
     case "probability":
-      return number === null ? String(value) : `${(number * 100).toFixed(1)}%`;
+      return number === null ? String(value) : `${tenths(number * 100)}%`;
     case "percent":
-      return number === null ? String(value) : `${number.toFixed(1)}%`;
+      return number === null ? String(value) : `${tenths(number)}%`;
     case "datetime":
       return formatTimestamp(String(value));
     case "text":
@@ -81,6 +81,12 @@ export function formatValue(
   }
 }
 
+/** To a tenth, and a value that rounds to nothing is 0.0, never -0.0. */
+function tenths(value: number): string {
+  const text = value.toFixed(1);
+  return text === "-0.0" ? "0.0" : text;
+}
+
 /** Engine timestamps ("2026-11-21 14:00:00.000", UTC) and dates ("2026-11-21") for people. */
 export function parseEngineTime(value: string): Date | null {
   const text = value.trim();
@@ -90,18 +96,24 @@ export function parseEngineTime(value: string): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-export function formatTimestamp(value: string): string {
+/**
+ * "Nov 21, 14:05" this year; "Jan 1, 2045, 00:00" in any other, so a close time decades
+ * out or a point of last year never passes for one of this year's.
+ */
+export function formatTimestamp(value: string, now: number = Date.now()): string {
   const date = parseEngineTime(value);
   if (!date) return value;
+  const year = date.getUTCFullYear() === new Date(now).getUTCFullYear() ? {} : ({ year: "numeric" } as const);
   if (/^\d{4}-\d{2}-\d{2}$/.test(value.trim())) {
-    return date.toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+    return date.toLocaleDateString("en-US", { month: "short", day: "numeric", ...year, timeZone: "UTC" });
   }
   return date.toLocaleString("en-US", {
     month: "short",
     day: "numeric",
+    ...year,
     hour: "2-digit",
     minute: "2-digit",
-    hour12: false,
+    hourCycle: "h23",
     timeZone: "UTC",
   });
 }

@@ -91,21 +91,22 @@ const QUOTES = `pairs AS (
 const PAIRS_TABLE = `WITH
   ${QUOTES}
 SELECT
+  -- What a trader decides on first, then the quotes behind it, then the two markets.
   question,
-  polymarket_id,
-  kalshi_ticker,
-  method,
+  round(gap_after_fees, 4) AS gap_after_fees,
+  round(gap_after_spread, 4) AS gap_after_spread,
+  if(buys_polymarket, 'Polymarket', 'Kalshi') AS buy_first_outcome_on,
+  closes_at,
+  -- Empty once the close date has passed and the market awaits its result.
+  if(closes_at > now(), round(dateDiff('hour', now(), closes_at) / 24, 1), NULL) AS days_to_close,
+  round(gross_gap, 4) AS gross_gap,
   round(pm_bid, 4) AS polymarket_bid,
   round(pm_ask, 4) AS polymarket_ask,
   round(kalshi_bid, 4) AS kalshi_bid,
   round(kalshi_ask, 4) AS kalshi_ask,
-  round(gross_gap, 4) AS gross_gap,
-  round(gap_after_spread, 4) AS gap_after_spread,
-  round(gap_after_fees, 4) AS gap_after_fees,
-  if(buys_polymarket, 'Polymarket', 'Kalshi') AS buy_first_outcome_on,
-  closes_at,
-  -- Empty once the close date has passed and the market awaits its result.
-  if(closes_at > now(), round(dateDiff('hour', now(), closes_at) / 24, 1), NULL) AS days_to_close
+  polymarket_id,
+  kalshi_ticker,
+  method
 FROM gaps
 ORDER BY gap_after_fees DESC, gross_gap DESC
 LIMIT 50`;

@@ -10,8 +10,13 @@ import { ARBITRAGE_MONITOR_TILES } from "./arbitrage-monitor";
 import { KALSHI_PULSE_TILES } from "./kalshi-pulse";
 import { POLYMARKET_PULSE_TILES } from "./polymarket-pulse";
 
-/** Tiles are summaries; a top-N table never needs more rows than this. */
+/**
+ * Tiles are summaries: a top-N table never needs more rows than this. A chart may (five
+ * series of a week's hours is 840 points), up to what a chart plots at all; a tile cut
+ * by its limit says so (`DashboardTile.tsx`).
+ */
 const TILE_ROW_LIMIT = 500;
+const CHART_TILE_ROW_LIMIT = 5_000;
 
 const FIVE_MINUTES = 300;
 
@@ -84,7 +89,7 @@ export async function runTile(
 ): Promise<TileResult> {
   const result = await runQuery(deps, {
     sql: request.tile.node.sql,
-    limit: TILE_ROW_LIMIT,
+    limit: request.tile.node.view.kind === "chart" ? CHART_TILE_ROW_LIMIT : TILE_ROW_LIMIT,
     userId: request.userId,
     apiKeyId: request.apiKeyId,
     origin: "dashboard",

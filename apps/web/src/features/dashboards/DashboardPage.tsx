@@ -174,7 +174,7 @@ function LiveDashboard({ dashboard }: { dashboard: Dashboard }) {
               hour: "2-digit",
               minute: "2-digit",
               second: "2-digit",
-              hour12: false,
+              hourCycle: "h23",
             })}
           </time>
         </p>

@@ -71,6 +71,12 @@ export function DashboardTileCard({
         ) : (
           <TileView tile={tile} result={result.data} />
         )}
+        {result.data?.truncated ? (
+          <p className={styles.partialNote} role="status" data-testid="tile-truncated">
+            Shows the first {result.data.row_count.toLocaleString("en-US")} rows: the query has more. Open it in the
+            editor for all of them.
+          </p>
+        ) : null}
       </div>
       {node.view.kind === "number" && tile.description ? <p className={styles.numberHint}>{tile.description}</p> : null}
     </article>

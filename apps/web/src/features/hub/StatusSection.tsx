@@ -142,7 +142,7 @@ export function StatusSection() {
 
       <p className={styles.footnote} data-testid="checked-at">
         Rechecked every {STATUS_POLL_MS / 1000} s
-        {check ? ` · last checked ${new Date(check.checkedAt).toLocaleTimeString("en-US", { hour12: false })}` : ""}
+        {check ? ` · last checked ${new Date(check.checkedAt).toLocaleTimeString("en-US", { hourCycle: "h23" })}` : ""}
         {check?.health
           ? ` · warehouse ${check.health.warehouse.engine}, schema v${check.health.warehouse.schema_version ?? "—"}`
           : ""}

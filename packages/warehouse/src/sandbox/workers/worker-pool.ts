@@ -3,13 +3,16 @@
  * frozen snapshot of the market tables (`snapshot.ts`), leased one query at a time.
  *
  * Generations: a snapshot and the workers started on it. `refresh()` (the server calls it
- * after each sync run) takes a new snapshot and starts a new set of workers on it; leases
- * move to them as soon as one is ready, the old workers end once their query ends, and
- * the old snapshot is removed when its last worker has gone. Writes between refreshes
- * (the backfill) are picked up by the first lease after the snapshot is `maxStalenessMs`
- * old, which starts a refresh and, unless that is 0, runs on the current snapshot
- * meanwhile. A worker that is killed (a query that would not stop) or dies is replaced
- * in its generation.
+ * after each sync cycle) takes a new snapshot and starts a new set of workers on it; the
+ * current generation goes on serving until every new worker has started and warmed its
+ * caches on the snapshot's tables, so no query waits for a worker or meets a cold one
+ * (issue 24, #9). Then leases move to the new generation, the old workers end once their
+ * query ends, and the old snapshot is removed when its last worker has gone, started or
+ * not. Refreshes asked for while one is under way coalesce into one more, which is
+ * skipped when nothing was written meanwhile. Writes between refreshes (the backfill) are
+ * picked up by the first lease after the snapshot is `maxStalenessMs` old, which starts
+ * a refresh and, unless that is 0, runs on the current snapshot meanwhile. A worker that
+ * is killed (a query that would not stop) or dies is replaced in its generation.
  */
 import { chown, mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -51,6 +54,11 @@ interface Generation {
   /** Workers being started for this generation. */
   starting: number;
   isRetired: boolean;
+  isDropped: boolean;
+  /** Starts that failed in a row. */
+  startFailures: number;
+  /** Told when a worker of this generation has started or failed to (the roll waits on it). */
+  onStart?: () => void;
 }
 
 const WORKER_DIR = dirname(fileURLToPath(import.meta.url));
@@ -63,9 +71,12 @@ export class WorkerPool implements SandboxEngine {
   readonly isConfined: boolean;
   private readonly gate: FairGate;
   private current: Generation | undefined;
+  /** The generation a roll is starting, not serving yet. */
+  private pending: Generation | undefined;
   private rolling: Promise<void> | undefined;
+  /** The one roll that follows the one under way, shared by every refresh asked for meanwhile. */
+  private nextRoll: Promise<void> | undefined;
   private readonly waitingForWorker: Array<() => void> = [];
-  private startFailures = 0;
   private lastStartError: Error | undefined;
   private isClosed = false;
   private workerSerial = 0;
@@ -109,7 +120,10 @@ export class WorkerPool implements SandboxEngine {
     }
   }
 
+  /** Moves to a snapshot of the warehouse as it is now, unless nothing was written since the last. */
   async refresh(): Promise<void> {
+    const newest = this.pending ?? this.current;
+    if (!this.rolling && newest && this.options.warehouse.writes === newest.snapshot.writes) return;
     await this.roll();
   }
 
@@ -117,25 +131,48 @@ export class WorkerPool implements SandboxEngine {
     if (this.isClosed) return;
     this.isClosed = true;
     this.gate.close();
+    const pending = this.pending;
+    this.pending = undefined;
+    pending?.onStart?.();
     await this.rolling?.catch(() => undefined);
+    await this.nextRoll?.catch(() => undefined);
     const generation = this.current;
     this.current = undefined;
     for (const wake of this.waitingForWorker.splice(0)) wake();
     if (generation) await this.retire(generation);
+    if (pending) await this.retire(pending);
     while (this.launches.size > 0) await Promise.all([...this.launches]);
     await rm(this.options.workDirectory, { recursive: true, force: true });
   }
 
   private isStale(): boolean {
-    const current = this.current;
-    if (!current || this.isClosed) return false;
-    if (this.options.warehouse.writes === current.snapshot.writes) return false;
-    return Date.now() - current.snapshot.takenAt >= this.options.maxStalenessMs;
+    const newest = this.pending ?? this.current;
+    if (!newest || this.isClosed || this.nextRoll) return false;
+    if (this.options.warehouse.writes === newest.snapshot.writes) return false;
+    return Date.now() - newest.snapshot.takenAt >= this.options.maxStalenessMs;
   }
 
-  /** Takes a snapshot and moves to a generation of workers on it; concurrent calls share one roll. */
+  /**
+   * Takes a snapshot and moves to a generation of workers on it, once they have started.
+   * A call while a roll is under way gets the one roll that follows it, whose snapshot
+   * then holds every write made before the call.
+   */
   private roll(): Promise<void> {
-    this.rolling ??= (async () => {
+    if (!this.rolling) return this.startRoll();
+    this.nextRoll ??= this.rolling
+      .catch(() => undefined)
+      .then(() => {
+        this.nextRoll = undefined;
+        const current = this.current;
+        // Nothing written since the last snapshot: the generation serving is as fresh.
+        if (this.isClosed || (current && this.options.warehouse.writes === current.snapshot.writes)) return;
+        return this.rolling ?? this.startRoll();
+      });
+    return this.nextRoll;
+  }
+
+  private startRoll(): Promise<void> {
+    const rolling = (async () => {
       try {
         const snapshot = await takeSnapshot(
           this.options.warehouse,
@@ -143,16 +180,51 @@ export class WorkerPool implements SandboxEngine {
           this.options.databases,
           this.options.viewDatabases,
         );
+        const generation: Generation = {
+          snapshot,
+          workers: new Set(),
+          idle: [],
+          starting: 0,
+          isRetired: false,
+          isDropped: false,
+          startFailures: 0,
+        };
         const previous = this.current;
-        const generation: Generation = { snapshot, workers: new Set(), idle: [], starting: 0, isRetired: false };
-        this.current = generation;
+        if (!previous || this.isClosed) {
+          // The first generation serves at once: its first lease waits for a worker, and
+          // a start that fails there is the pool's start-up error.
+          this.current = generation;
+          for (let index = 0; index < this.options.size; index++) this.startWorker(generation);
+          return;
+        }
+        this.pending = generation;
+        const started = new Promise<void>((resolve) => {
+          generation.onStart = () => {
+            const isSettled = generation.workers.size >= this.options.size || generation.starting === 0;
+            if (isSettled || this.isClosed) resolve();
+          };
+        });
         for (let index = 0; index < this.options.size; index++) this.startWorker(generation);
-        if (previous) void this.retire(previous);
+        await started;
+        generation.onStart = undefined;
+        if (this.pending !== generation) return; // closed meanwhile
+        this.pending = undefined;
+        if (generation.workers.size === 0) {
+          // Not one worker started: the current generation goes on serving its older snapshot.
+          await this.retire(generation);
+          throw new Error(
+            `no sandbox worker started on the new snapshot: ${this.lastStartError?.message ?? "unknown error"}`,
+          );
+        }
+        this.current = generation;
+        for (const wake of this.waitingForWorker.splice(0)) wake();
+        await this.retire(previous);
       } finally {
         this.rolling = undefined;
       }
     })();
-    return this.rolling;
+    this.rolling = rolling;
+    return rolling;
   }
 
   /** Runs `work` on an idle worker of the current generation, waiting for one if need be. */
@@ -168,7 +240,7 @@ export class WorkerPool implements SandboxEngine {
           this.giveBack(generation, worker);
         }
       }
-      if (this.startFailures >= MAX_START_FAILURES) {
+      if ((generation?.startFailures ?? 0) >= MAX_START_FAILURES) {
         throw new QueryEngineError(
           `The query engine could not be started: ${this.lastStartError?.message ?? "unknown error"}.`,
           "ENGINE_UNAVAILABLE",
@@ -203,6 +275,10 @@ export class WorkerPool implements SandboxEngine {
   }
 
   private startWorker(generation: Generation): void {
+    if (generation.isRetired || this.isClosed) {
+      this.dropIfDone(generation);
+      return;
+    }
     generation.starting += 1;
     const serial = ++this.workerSerial;
     const directory = join(this.options.workDirectory, `worker-${serial}`);
@@ -211,26 +287,37 @@ export class WorkerPool implements SandboxEngine {
     void launched.then(
       (worker) => {
         generation.starting -= 1;
-        this.startFailures = 0;
+        generation.startFailures = 0;
         if (generation.isRetired || this.isClosed) {
-          this.track(worker.close().then(() => rm(directory, { recursive: true, force: true })));
+          this.track(
+            worker
+              .close()
+              .then(() => rm(directory, { recursive: true, force: true }))
+              .then(() => this.dropIfDone(generation)),
+          );
+          generation.onStart?.();
           return;
         }
         generation.workers.add(worker);
         generation.idle.push(worker);
         void worker.exited.then(() => this.onWorkerExit(generation, worker, directory));
-        this.wakeOne();
+        generation.onStart?.();
+        if (generation === this.current) this.wakeOne();
       },
       (error: Error) => {
         generation.starting -= 1;
         void rm(directory, { recursive: true, force: true });
-        if (this.isClosed) return;
-        this.startFailures += 1;
+        generation.onStart?.();
+        if (this.isClosed || generation.isRetired) {
+          this.dropIfDone(generation);
+          return;
+        }
+        generation.startFailures += 1;
         this.lastStartError = error;
         this.options.log("warn", "sandbox worker failed to start", { error: error.message });
-        if (this.startFailures < MAX_START_FAILURES && !generation.isRetired && !this.isClosed) {
-          setTimeout(() => this.startWorker(generation), 500 * this.startFailures).unref();
-        } else {
+        if (generation.startFailures < MAX_START_FAILURES) {
+          setTimeout(() => this.startWorker(generation), 500 * generation.startFailures).unref();
+        } else if (generation === this.current) {
           for (const wake of this.waitingForWorker.splice(0)) wake();
         }
       },
@@ -244,9 +331,15 @@ export class WorkerPool implements SandboxEngine {
     void rm(directory, { recursive: true, force: true });
     // A killed or crashed worker of the live generation is replaced.
     if (wasMember && !generation.isRetired && !this.isClosed) this.startWorker(generation);
-    if (generation.isRetired && generation.workers.size === 0 && generation.starting === 0) {
-      void dropSnapshot(generation.snapshot);
-    }
+    this.dropIfDone(generation);
+  }
+
+  /** Removes a retired generation's snapshot once none of its workers is running or starting. */
+  private dropIfDone(generation: Generation): void {
+    if (!generation.isRetired || generation.isDropped) return;
+    if (generation.workers.size > 0 || generation.starting > 0) return;
+    generation.isDropped = true;
+    this.track(dropSnapshot(generation.snapshot));
   }
 
   private async launch(generation: Generation, directory: string): Promise<WorkerProcess> {
@@ -272,7 +365,7 @@ export class WorkerPool implements SandboxEngine {
     // Outside bubblewrap the worker runs as another user: its engine directory is its own.
     const { kind, uid } = this.options.confinement;
     if (kind === "user" && uid !== undefined) await chownTree(engineDir, uid);
-    return WorkerProcess.start(
+    const worker = await WorkerProcess.start(
       this.options.confinement,
       {
         node: [process.execPath, "--import", TSX_LOADER, join(WORKER_DIR, "worker.ts"), engineDir, configFile],
@@ -281,20 +374,37 @@ export class WorkerPool implements SandboxEngine {
       },
       (line) => this.options.log("warn", "sandbox worker", { line }),
     );
+    // A worker that takes over from a serving generation first reads each table once, so
+    // the first user queries on it do not pay for loading its parts' indexes and marks.
+    if (generation === this.pending) {
+      try {
+        await warmUp(worker, generation.snapshot);
+      } catch (error) {
+        await worker.close();
+        throw error;
+      }
+    }
+    return worker;
   }
 
   private async retire(generation: Generation): Promise<void> {
     generation.isRetired = true;
     const idle = generation.idle.splice(0);
     for (const worker of idle) generation.workers.delete(worker);
+    // Busy workers end when their query does (`giveBack`), starting ones once started.
     await Promise.all(idle.map((worker) => this.endWorker(generation, worker)));
-    // Busy workers end when their query does (`giveBack`).
-    if (generation.workers.size === 0 && generation.starting === 0) await dropSnapshot(generation.snapshot);
+    this.dropIfDone(generation);
   }
 
   private async endWorker(generation: Generation, worker: WorkerProcess): Promise<void> {
     await worker.close();
-    if (generation.workers.size === 0 && generation.starting === 0) await dropSnapshot(generation.snapshot);
+    this.dropIfDone(generation);
+  }
+}
+
+async function warmUp(worker: WorkerProcess, snapshot: Snapshot): Promise<void> {
+  for (const table of snapshot.tables) {
+    await worker.queryText(`SELECT * FROM ${table.database}.${table.name} LIMIT 1`, "Null");
   }
 }
 

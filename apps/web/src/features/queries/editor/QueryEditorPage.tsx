@@ -271,6 +271,10 @@ function Editor({
     [run],
   );
   const result = run.status === "done" ? run.result : null;
+  // A download holds what the grid shows: the statement last run (a selection, maybe),
+  // or the whole text before any run.
+  const downloadSql = run.status === "done" ? run.statement : sql;
+  const downloadParameters = run.status === "done" ? queryParameters(downloadSql) : parameters;
   const isRunning = run.status === "running";
 
   return (
@@ -391,9 +395,13 @@ function Editor({
                 </select>
               </label>
               <DownloadButtons
-                sql={sql}
+                sql={downloadSql}
                 title={title}
-                params={firstUnready(parameters, parameterValues) ? undefined : valuesFor(parameters, parameterValues)}
+                params={
+                  firstUnready(downloadParameters, parameterValues)
+                    ? undefined
+                    : valuesFor(downloadParameters, parameterValues)
+                }
                 onError={setNotice}
               />
             </div>
