@@ -135,6 +135,17 @@ beforeAll(async () => {
     open_interest: 50,
   });
   await warehouse.insert("kalshi.candles", [candle(0, 0.3), candle(1, null), candle(2, 0.25)]);
+  // Settled early, before its backstop close years out, and without a settlement time.
+  const early = {
+    ...kalshi,
+    ticker: "KXEARLY-29",
+    title: "Fed cut before the end of 2028?",
+    close_time: toDateTime64(Date.UTC(2029, 0, 20)),
+    settlement_ts: null,
+    updated_time: toDateTime64(start + 3 * 24 * HOUR),
+  };
+  await warehouse.insert("kalshi.markets", [early]);
+  await warehouse.insert("kalshi.markets_latest", [{ ...early, raw: undefined }]);
   token = (await signIn(t, "ada@example.com")).access_token;
 });
 afterAll(async () => {
@@ -178,6 +189,12 @@ describe("GET /api/markets/{venue}/{id}", () => {
     expect(market.history.points).toBe(3);
   });
 
+  it("says when a market settled early resolved, not its backstop close years out (issue 24, #7)", async () => {
+    const market = ZMarket.parse(await (await get("/api/markets/kalshi/KXEARLY-29")).json());
+    expect(market.status).toBe("resolved");
+    expect(market.resolved_at).toBe(new Date(start + 3 * 24 * HOUR).toISOString());
+  });
+
   it("answers 404 for a market the archive does not know, and 400 for a malformed id", async () => {
     const missing = await get("/api/markets/kalshi/NOPE");
     expect(missing.status).toBe(404);
@@ -207,6 +224,17 @@ describe("GET /api/markets/{venue}/{id}/history", () => {
     expect(points.map((point) => point.close)).toEqual([0.3, 0.3, 0.25]);
     expect(points[1]?.open).toBeNull();
     expect(history.volume.map((bar) => bar.volume)).toEqual([10, 0, 10]);
+  });
+
+  it("rolls Kalshi's hourly candles up into days: the archive holds no daily ones (issue 24, #2)", async () => {
+    const history = ZMarketHistory.parse(
+      await (await get("/api/markets/kalshi/KXRAIN-26JAN10/history?interval=1d")).json(),
+    );
+    expect(history.source).toBe("history");
+    expect(history.outcomes[0]?.points).toEqual([
+      { t: new Date(start).toISOString(), open: 0.3, high: 0.3, low: 0.25, close: 0.25 },
+    ]);
+    expect(history.volume).toEqual([{ t: new Date(start).toISOString(), volume: 20 }]);
   });
 
   it("falls back to the snapshots where no history is archived", async () => {

@@ -14,8 +14,29 @@ const BUCKET: Record<HistoryInterval, string> = {
   "1d": "INTERVAL 1 DAY",
 };
 
-/** Kalshi's candle length for each interval. */
+/** Each interval's length in minutes: the longest Kalshi candle it can be rolled up from. */
 export const CANDLE_MINUTES: Record<HistoryInterval, number> = { "1m": 1, "1h": 60, "1d": 1440 };
+
+/**
+ * Kalshi's candles of one market rolled up to `interval`: the archive stores 1- and
+ * 60-minute candles (not daily ones), so a day is its hours, and an hour the minutes where
+ * no hourly candle was archived. The longest stored length that fits the interval is used.
+ */
+function kalshiCandles(id: string, interval: HistoryInterval, span: Span | undefined, select: string): string {
+  const ticker = quoteString(id);
+  return `WITH (
+    SELECT max(period_minutes) FROM kalshi.candles WHERE ticker = ${ticker} AND period_minutes <= ${CANDLE_MINUTES[interval]}
+  ) AS stored_minutes
+SELECT toStartOfInterval(end_period_ts - INTERVAL period_minutes MINUTE, ${BUCKET[interval]}) AS t,
+  ${select}
+FROM kalshi.candles FINAL
+WHERE ticker = ${ticker} AND period_minutes = stored_minutes${
+    span ? `
+  AND end_period_ts > ${at(span.from)} AND end_period_ts <= ${at(span.to)}` : ""
+  }
+GROUP BY t
+ORDER BY t`;
+}
 
 export interface Span {
   from: Date;
@@ -31,6 +52,8 @@ export interface VenueSql {
   event(eventId: string): string;
   /** How much history the archive holds: distinct points, their first and last time, distinct trades. */
   coverage(id: string): string;
+  /** When the archived history starts (`first`), null when there is none. */
+  firstPoint(id: string): string;
   /** Open, high, low, close per outcome and interval, from the venue's history. */
   prices(id: string, interval: HistoryInterval, span: Span): QueryNode;
   /** The same from the snapshots, where no history is archived yet. */
@@ -61,6 +84,8 @@ const polymarket: VenueSql = {
     (SELECT toString(min(ts)) FROM polymarket.prices WHERE id = ${quoteString(id)}) AS first,
     (SELECT toString(max(ts)) FROM polymarket.prices WHERE id = ${quoteString(id)}) AS last,
     (SELECT uniqExact(transaction_hash, trade_index) FROM polymarket.trades WHERE id = ${quoteString(id)}) AS trades`,
+  firstPoint: (id) =>
+    `SELECT toString(min(ts)) AS first FROM polymarket.prices WHERE id = ${quoteString(id)} HAVING count() > 0`,
   prices: (id, interval, span) =>
     node(
       `Polymarket market ${id}: price per ${interval}`,
@@ -113,16 +138,21 @@ const kalshi: VenueSql = {
     (SELECT toString(min(end_period_ts)) FROM kalshi.candles WHERE ticker = ${quoteString(id)}) AS first,
     (SELECT toString(max(end_period_ts)) FROM kalshi.candles WHERE ticker = ${quoteString(id)}) AS last,
     (SELECT uniqExact(trade_id) FROM kalshi.trades WHERE ticker = ${quoteString(id)}) AS trades`,
+  firstPoint: (id) =>
+    `SELECT toString(min(end_period_ts - INTERVAL period_minutes MINUTE)) AS first
+    FROM kalshi.candles WHERE ticker = ${quoteString(id)} HAVING count() > 0`,
   // A quiet period has no trade prices; its close is the last trade before it (price_previous).
   prices: (id, interval, span) =>
     node(
       `Kalshi market ${id}: price per ${interval}`,
-      `SELECT 'Yes' AS outcome, end_period_ts - INTERVAL period_minutes MINUTE AS t,
-  price_open AS open, price_high AS high, price_low AS low, ifNull(price_close, price_previous) AS close
-FROM kalshi.candles FINAL
-WHERE ticker = ${quoteString(id)} AND period_minutes = ${CANDLE_MINUTES[interval]}
-  AND end_period_ts > ${at(span.from)} AND end_period_ts <= ${at(span.to)}
-ORDER BY t`,
+      kalshiCandles(
+        id,
+        interval,
+        span,
+        `'Yes' AS outcome,
+  argMinIf(price_open, end_period_ts, price_open IS NOT NULL) AS open, max(price_high) AS high, min(price_low) AS low,
+  argMax(ifNull(price_close, price_previous), end_period_ts) AS close`,
+      ),
       { kind: "chart", type: "line", x: "t", y: ["close"] },
     ),
   snapshotPrices: (
@@ -139,12 +169,7 @@ ORDER BY t`,
   volume: (id, interval, span) =>
     node(
       `Kalshi market ${id}: contracts traded per ${interval}`,
-      `SELECT end_period_ts - INTERVAL period_minutes MINUTE AS t, volume
-FROM kalshi.candles FINAL
-WHERE ticker = ${quoteString(id)} AND period_minutes = ${CANDLE_MINUTES[interval]}${
-        span ? ` AND end_period_ts > ${at(span.from)} AND end_period_ts <= ${at(span.to)}` : ""
-      }
-ORDER BY t`,
+      kalshiCandles(id, interval, span, "sum(volume) AS volume"),
       { kind: "chart", type: "bar", x: "t", y: ["volume"] },
     ),
   trades: (id) =>

@@ -118,7 +118,11 @@ function readKalshi(row: Row): VenueReading {
     result: isResolved ? (result === "yes" ? "Yes" : "No") : null,
     openedAt: isoOf(row.open_time),
     closesAt: isoOf(row.close_time),
-    resolvedAt: isResolved ? (isoOf(row.settlement_ts) ?? isoOf(row.expiration_time) ?? isoOf(row.close_time)) : null,
+    // When it settled; without `settlement_ts`, its close, unless that is a backstop date
+    // after the venue's last update (a market settled early): then that update.
+    resolvedAt: isResolved
+      ? (isoOf(row.settlement_ts) ?? earliest(isoOf(row.close_time), isoOf(row.updated_time) ?? isoOf(row.sync_timestamp)))
+      : null,
     volume: numberOf(row.volume),
     liquidity: numberOf(row.liquidity_dollars),
     openInterest: numberOf(row.open_interest),
@@ -213,6 +217,11 @@ export function spanOf(
   return { from, to };
 }
 
+function earliest(...times: Array<string | null>): string | null {
+  const known = times.filter((time): time is string => time !== null && !Number.isNaN(Date.parse(time)));
+  return known.length === 0 ? null : known.reduce((a, b) => (Date.parse(a) <= Date.parse(b) ? a : b));
+}
+
 interface PriceRow {
   outcome: string;
   t: string;
@@ -230,7 +239,13 @@ export async function getMarketHistory(
 ): Promise<MarketHistory> {
   const sql = MARKET_SQL[venue];
   const { reading } = await latestRow(deps, venue, id);
-  const span = spanOf(query.interval, query, reading.openedAt, deps.clock());
+  // The whole archived life: from the market's opening, or its first archived point when
+  // the archive reaches further back than the venue's open time says.
+  const [first] = query.from
+    ? []
+    : await deps.warehouse.query<{ first: string }>(sql.firstPoint(id));
+  const start = earliest(reading.openedAt, isoOf(first?.first));
+  const span = spanOf(query.interval, query, start, deps.clock());
   const prices = sql.prices(id, query.interval, span);
   const limited = (text: string) => `${text}\nLIMIT ${MAX_HISTORY_POINTS + 1}`;
   let rows = await deps.warehouse.query<PriceRow>(limited(prices.sql));

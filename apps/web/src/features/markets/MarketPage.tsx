@@ -30,6 +30,7 @@ import { useMarket, useMarketHistory } from "./api";
 import { isMarketKey } from "./market-keys";
 import {
   chartDataOf,
+  closeLine,
   defaultInterval,
   formatMoney,
   INTERVAL_TABS,
@@ -142,6 +143,7 @@ function QueryButton({
 
 function MarketDetail({ market, onBack }: { market: Market; onBack: () => void }) {
   const venueName = VENUE_NAMES[market.venue];
+  const close = closeLine(market, Date.now());
   return (
     <Page width="wide">
       <PageHeader
@@ -180,11 +182,9 @@ function MarketDetail({ market, onBack }: { market: Market; onBack: () => void }
             <span className={styles.metaLabel}>Event</span> {market.event.title}
           </span>
         ) : null}
-        <span className={styles.metaItem}>
-          <span className={styles.metaLabel}>
-            {market.status === "open" ? "Closes" : market.status === "resolved" ? "Resolved" : "Closed"}
-          </span>{" "}
-          {formatDate(market.status === "resolved" ? (market.resolved_at ?? market.closes_at) : market.closes_at)}
+        <span className={styles.metaItem} data-testid="market-close">
+          <span className={styles.metaLabel}>{close.label}</span> {formatDate(close.at)}
+          {close.note ? <span className={styles.metaNote}> · {close.note}</span> : null}
         </span>
         <a className={styles.venueLink} href={market.url} target="_blank" rel="noreferrer">
           View on {venueName} <ExternalLink size={13} aria-hidden="true" />

@@ -2,6 +2,7 @@ import type { MarketHistory } from "@epicenter/contracts";
 import { describe, expect, it } from "vitest";
 import {
   chartDataOf,
+  closeLine,
   defaultInterval,
   FIELD_TEXT_LIMIT,
   formatMoney,
@@ -187,5 +188,32 @@ describe("the latest snapshot's fields", () => {
     expect(matchesField(field, "54°")).toBe(true);
     expect(matchesField(field, "volume")).toBe(false);
     expect(matchesField(field, "  ")).toBe(true);
+  });
+});
+
+describe("closeLine (issue 24, #7)", () => {
+  const now = Date.parse("2026-11-26T12:00:00Z");
+  it("says an open market past its close date awaits its result, not that it closes in the past", () => {
+    expect(closeLine({ status: "open", closes_at: "2025-06-30T00:00:00Z", resolved_at: null }, now)).toEqual({
+      label: "Close date passed",
+      at: "2025-06-30T00:00:00Z",
+      note: "still open on the venue, awaiting its result",
+    });
+    expect(closeLine({ status: "open", closes_at: "2027-01-01T00:00:00Z", resolved_at: null }, now).label).toBe(
+      "Closes",
+    );
+  });
+
+  it("gives a resolved market its resolution date, and a closed one its close", () => {
+    const resolved = {
+      status: "resolved",
+      closes_at: "2029-01-20T00:00:00Z",
+      resolved_at: "2026-11-01T00:00:00Z",
+    } as const;
+    expect(closeLine(resolved, now)).toMatchObject({ label: "Resolved", at: "2026-11-01T00:00:00Z" });
+    expect(closeLine({ ...resolved, status: "closed" }, now)).toMatchObject({
+      label: "Closed",
+      at: "2029-01-20T00:00:00Z",
+    });
   });
 });

@@ -33,6 +33,25 @@ const timeOf = (value: string | null | undefined): number | null => {
   return Number.isNaN(time) ? null : time;
 };
 
+/**
+ * The header's date: when an open market closes, when a closed one closed, when a
+ * resolved one resolved. An open market past its close date says it awaits its result
+ * rather than that it closes in the past.
+ */
+export function closeLine(
+  market: Pick<Market, "status" | "closes_at" | "resolved_at">,
+  now: number,
+): { label: string; at: string | null; note: string | null } {
+  if (market.status === "resolved")
+    return { label: "Resolved", at: market.resolved_at ?? market.closes_at, note: null };
+  if (market.status === "closed") return { label: "Closed", at: market.closes_at, note: null };
+  const closes = timeOf(market.closes_at);
+  if (closes !== null && closes <= now) {
+    return { label: "Close date passed", at: market.closes_at, note: "still open on the venue, awaiting its result" };
+  }
+  return { label: "Closes", at: market.closes_at, note: null };
+}
+
 /** When the market stopped trading, for one that has: resolved, else closed, else its last point. */
 function endOf(market: Life, now: number): number {
   if (market.status === "open") return now;
