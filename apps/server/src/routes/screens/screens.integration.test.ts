@@ -167,6 +167,25 @@ describe("the dashboards", () => {
     });
   }
 
+  for (const [id, figure, column] of [
+    ["polymarket-pulse", "volume-24h", "volume"],
+    ["kalshi-pulse", "contracts-24h", "contracts"],
+  ] as const) {
+    it(`gives ${id}'s 24h volume one definition: its hourly chart adds up to it (issue 24, #8)`, async () => {
+      const tileRows = async (tile: string) =>
+        rowsAsObjects((await (await get(`/api/dashboards/${id}/tiles/${tile}`)).json()) as TileResult);
+      const [total] = await tileRows(figure);
+      const hours = await tileRows("trading-per-hour");
+      const [traded] = await tileRows("markets-traded-24h");
+      const sum = hours.reduce((acc, row) => acc + Number(row[column]), 0);
+      expect(Number(Object.values(total ?? {})[0])).toBeGreaterThan(0);
+      // Each hour is rounded on its own: at most half a unit apart per hour.
+      expect(Math.abs(sum - Number(Object.values(total ?? {})[0]))).toBeLessThanOrEqual(hours.length / 2);
+      const busiestHour = Math.max(...hours.map((row) => Number(row.markets_traded)));
+      expect(Number(traded?.markets_traded)).toBeGreaterThanOrEqual(busiestHour);
+    });
+  }
+
   it("prices each open pair's gap from both venues' quotes, after the spread and Kalshi's taker fee", async () => {
     const response = await get("/api/dashboards/arbitrage-monitor/tiles/open-pairs");
     const rows = rowsAsObjects((await response.json()) as TileResult);

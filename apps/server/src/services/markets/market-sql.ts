@@ -31,8 +31,10 @@ SELECT toStartOfInterval(end_period_ts - INTERVAL period_minutes MINUTE, ${BUCKE
   ${select}
 FROM kalshi.candles FINAL
 WHERE ticker = ${ticker} AND period_minutes = stored_minutes${
-    span ? `
-  AND end_period_ts > ${at(span.from)} AND end_period_ts <= ${at(span.to)}` : ""
+    span
+      ? `
+  AND end_period_ts > ${at(span.from)} AND end_period_ts <= ${at(span.to)}`
+      : ""
   }
 GROUP BY t
 ORDER BY t`;

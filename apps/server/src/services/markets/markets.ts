@@ -121,7 +121,8 @@ function readKalshi(row: Row): VenueReading {
     // When it settled; without `settlement_ts`, its close, unless that is a backstop date
     // after the venue's last update (a market settled early): then that update.
     resolvedAt: isResolved
-      ? (isoOf(row.settlement_ts) ?? earliest(isoOf(row.close_time), isoOf(row.updated_time) ?? isoOf(row.sync_timestamp)))
+      ? (isoOf(row.settlement_ts) ??
+        earliest(isoOf(row.close_time), isoOf(row.updated_time) ?? isoOf(row.sync_timestamp)))
       : null,
     volume: numberOf(row.volume),
     liquidity: numberOf(row.liquidity_dollars),
@@ -241,9 +242,7 @@ export async function getMarketHistory(
   const { reading } = await latestRow(deps, venue, id);
   // The whole archived life: from the market's opening, or its first archived point when
   // the archive reaches further back than the venue's open time says.
-  const [first] = query.from
-    ? []
-    : await deps.warehouse.query<{ first: string }>(sql.firstPoint(id));
+  const [first] = query.from ? [] : await deps.warehouse.query<{ first: string }>(sql.firstPoint(id));
   const start = earliest(reading.openedAt, isoOf(first?.first));
   const span = spanOf(query.interval, query, start, deps.clock());
   const prices = sql.prices(id, query.interval, span);

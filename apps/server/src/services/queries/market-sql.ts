@@ -93,22 +93,32 @@ GROUP BY ${name}
 ORDER BY ${orderBy} DESC`;
 }
 
-/** Markets traded and volume traded per hour over the last day. */
-export function tradingPerHour(venue: Venue): string {
-  return `WITH per_market AS (
-  SELECT
-    ${venue.key},
-    toStartOfHour(sync_timestamp) AS hour,
-    max(volume) - min(volume) AS traded
+/**
+ * What each market traded between consecutive snapshots of the last 24 hours: the rise of
+ * its cumulative `volume`, stamped at the later snapshot. The one definition of "traded
+ * over the last 24 hours" that the Pulse figure, its hourly chart and the count of
+ * markets traded share, so the hours add up to the figure. Closed markets count for what
+ * they traded before closing. An hour more is read so the first step has a base.
+ */
+export function tradedSteps(venue: Venue): string {
+  return `steps AS (
+  SELECT ${venue.key}, sync_timestamp,
+    greatest(volume - lagInFrame(volume, 1, volume) OVER (
+      PARTITION BY ${venue.key} ORDER BY sync_timestamp ROWS BETWEEN 1 PRECEDING AND CURRENT ROW), 0) AS traded
   FROM ${venue.snapshots}
-  WHERE sync_timestamp >= now() - INTERVAL 1 DAY
-  GROUP BY ${venue.key}, hour
-)
+  WHERE sync_timestamp >= now() - INTERVAL 25 HOUR
+),
+last_day AS (SELECT * FROM steps WHERE sync_timestamp >= now() - INTERVAL 24 HOUR)`;
+}
+
+/** Markets traded and volume traded per hour over the last day (`tradedSteps`). */
+export function tradingPerHour(venue: Venue): string {
+  return `WITH ${tradedSteps(venue)}
 SELECT
-  hour,
-  countIf(traded > 0) AS markets_traded,
+  toStartOfHour(sync_timestamp) AS hour,
+  uniqExactIf(${venue.key}, traded > 0) AS markets_traded,
   round(sum(traded)) AS ${venue.unit}
-FROM per_market
+FROM last_day
 GROUP BY hour
 ORDER BY hour`;
 }

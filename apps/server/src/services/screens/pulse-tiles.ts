@@ -11,17 +11,24 @@ import {
   marketsPerRegion,
   openByCategory,
   platformComparison,
+  tradedSteps,
   tradingPerHour,
   type Venue,
   volume24hColumn,
 } from "../queries/market-sql";
 
-const WORDING: Record<Venue["name"], { traded: string; text: string; price: string }> = {
-  Polymarket: { traded: "Volume traded (USDC)", text: "the question", price: "Mean price of Yes (0–1)" },
+const WORDING: Record<Venue["name"], { traded: string; text: string; price: string; venueVolume: string }> = {
+  Polymarket: {
+    traded: "Volume traded (USDC)",
+    text: "the question",
+    price: "Mean price of Yes (0–1)",
+    venueVolume: "volume24hr",
+  },
   Kalshi: {
     traded: "Contracts traded",
     text: "the title and yes_sub_title",
     price: "Mean last Yes price (dollars, 0–1)",
+    venueVolume: "volume_24h",
   },
 };
 
@@ -77,23 +84,17 @@ export function sharedNumberTiles(venue: Venue): DashboardTile[] {
       isKalshi ? "contracts-24h" : "volume-24h",
       "24h volume",
       isKalshi
-        ? "Contracts traded over the last 24 hours across open markets."
-        : "Sum of volume24hr over open markets, in USDC.",
-      `SELECT round(sum(${venue.volume24h})) AS ${volume}\nFROM ${venue.latest}\nWHERE ${venue.open}`,
+        ? "Contracts traded over the last 24 hours: the rise of each market's cumulative volume between snapshots, closed markets included. The hourly chart adds up to it."
+        : "USDC traded over the last 24 hours: the rise of each market's cumulative volume between snapshots, closed markets included. The hourly chart adds up to it.",
+      `WITH ${tradedSteps(venue)}\nSELECT round(sum(traded)) AS ${volume}\nFROM last_day`,
       volume,
       isKalshi ? "contracts" : "usd",
     ),
     numberTile(
       "markets-traded-24h",
       "Markets traded, last 24h",
-      "Markets whose cumulative volume rose over the last day.",
-      `SELECT countIf(traded > 0) AS markets_traded
-FROM (
-  SELECT ${venue.key}, max(volume) - min(volume) AS traded
-  FROM ${venue.snapshots}
-  WHERE sync_timestamp >= now() - INTERVAL 1 DAY
-  GROUP BY ${venue.key}
-)`,
+      "Markets whose cumulative volume rose between snapshots of the last 24 hours.",
+      `WITH ${tradedSteps(venue)}\nSELECT uniqExactIf(${venue.key}, traded > 0) AS markets_traded\nFROM last_day`,
       "markets_traded",
       "count",
     ),
@@ -109,7 +110,7 @@ export function sharedPulseTiles(venue: Venue, others: readonly Venue[]): Dashbo
     tile({
       id: "trading-per-hour",
       title: "Trading per hour, last 24 hours",
-      description: `${words.traded} and markets traded per hour, from the rise of cumulative volume.`,
+      description: `${words.traded} and markets traded per hour: the rise of each market's cumulative volume between snapshots, as in the 24h volume figure.`,
       sql: tradingPerHour(venue),
       view: { kind: "chart", type: "area", x: "hour", y: [venue.unit, "markets_traded"] },
       size: "lg",
@@ -118,7 +119,7 @@ export function sharedPulseTiles(venue: Venue, others: readonly Venue[]): Dashbo
     tile({
       id: "open-markets-by-category",
       title: "Open markets by category",
-      description: `Politics, Crypto, Sports, Finance and Other, by keywords in ${words.text}.`,
+      description: `Politics, Crypto, Sports, Finance and Other, by keywords in ${words.text}; 24h volume as the venue reports it for each open market (${words.venueVolume}).`,
       sql: openByCategory(venue),
       view: { kind: "chart", type: "bar", x: "category", y: [volume24h, "markets"] },
       size: "md",
@@ -127,7 +128,7 @@ export function sharedPulseTiles(venue: Venue, others: readonly Venue[]): Dashbo
     tile({
       id: "markets-per-region",
       title: "Markets per region",
-      description: `Open markets in USA, UK, China, Europe and Global, by keywords in ${words.text}.`,
+      description: `Open markets in USA, UK, China, Europe and Global, by keywords in ${words.text}; 24h volume as the venue reports it (${words.venueVolume}).`,
       sql: marketsPerRegion(venue),
       view: { kind: "chart", type: "bar", x: "region", y: ["markets", volume24h] },
       size: "md",
