@@ -127,6 +127,15 @@ describe("dashboards", () => {
     expect(await firstRow.locator('a[href^="/markets/kalshi/"]').count()).toBe(1);
     // Quotes and gaps in cents.
     expect(await firstRow.textContent()).toMatch(/\d+\.\d¢/);
+    // Issue 24, #6: what a trader decides on is in view at 1440 px, not in the inner
+    // scroller; no gap reads -0.0¢; no tile is cut short.
+    const scroller = await pairs.locator("table").locator("..").boundingBox();
+    for (const name of ["Gap after fees", "Gap after spread", "Buy first outcome on", "Closes at"]) {
+      const header = await pairs.getByRole("columnheader", { name, exact: true }).boundingBox();
+      expect(header && scroller && header.x + header.width <= scroller.x + scroller.width, name).toBe(true);
+    }
+    expect(await pairs.textContent()).not.toContain("-0.0¢");
+    expect(await page.getByTestId("tile-truncated").count()).toBe(0);
 
     // One line per pair in the gap chart, named in its legend.
     const chart = page.getByRole("article", { name: "Gap over time, widest pairs" });

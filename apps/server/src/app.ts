@@ -56,6 +56,7 @@ import { getSavedQueries } from "./routes/queries/get-saved-queries";
 import { getSavedQuery } from "./routes/queries/get-saved-query";
 import { patchSavedQuery } from "./routes/queries/patch-saved-query";
 import { postSavedQuery } from "./routes/queries/post-saved-query";
+import { getRunHistory } from "./routes/query/get-run-history";
 import { getSqlDialect } from "./routes/query/get-sql-dialect";
 import { postExport } from "./routes/query/post-export";
 import { postQuery } from "./routes/query/post-query";
@@ -184,6 +185,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const savedQueries = { db, queryRuns: deps.queryRuns, clock: deps.clock };
   // Before `/api/queries/{id}`, which would take "stats" for an id.
   getQueryStats(app, savedQueries);
+  getRunHistory(app, savedQueries);
   getSavedQueries(app, savedQueries);
   postSavedQuery(app, savedQueries);
   getSavedQuery(app, savedQueries);

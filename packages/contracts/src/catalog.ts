@@ -8,6 +8,7 @@ export const ZTableColumn = z.object({
   type: z.string().describe("The engine's type, e.g. Nullable(Float64)"),
   description: z.string().nullable(),
 });
+export type TableColumn = z.infer<typeof ZTableColumn>;
 
 export const ZTable = z
   .object({

@@ -23,6 +23,7 @@ import { ZQueryResult } from "./query-node";
 import {
   ZCreateSavedQueryRequest,
   ZQueryStats,
+  ZRunHistory,
   ZSavedQuery,
   ZSavedQueryList,
   ZUpdateSavedQueryRequest,
@@ -226,6 +227,16 @@ export const endpoints = {
     tag: "Saved queries",
     auth: "session_or_key",
     responses: { 200: { description: "Statistics", schema: ZQueryStats }, 401: unauthorized },
+  }),
+  runHistory: defineEndpoint({
+    method: "get",
+    path: "/api/query/runs",
+    summary: "Your recent runs",
+    description:
+      "The caller's last 50 runs from the editor, the API, the ClickHouse interface, MCP and Seismo, newest first: SQL, start, duration, rows and error. Runs of dashboards and pages are not listed.",
+    tag: "Saved queries",
+    auth: "session_or_key",
+    responses: { 200: { description: "Runs, newest first", schema: ZRunHistory }, 401: unauthorized },
   }),
   listSavedQueries: defineEndpoint({
     method: "get",

@@ -77,3 +77,24 @@ export const ZQueryStats = z
   })
   .meta({ id: "QueryStats" });
 export type QueryStats = z.infer<typeof ZQueryStats>;
+
+/** Where a run in the history came from: what the user wrote, not what the product ran for them. */
+export const RUN_HISTORY_ORIGINS = ["editor", "api", "clickhouse", "mcp", "seismo"] as const;
+
+export const ZRunHistory = z
+  .object({
+    runs: z.array(
+      z.object({
+        id: z.uuid(),
+        origin: z.enum(RUN_HISTORY_ORIGINS).describe("editor, api (REST), clickhouse (HTTP interface), mcp, seismo"),
+        query_id: z.uuid().nullable().describe("The saved query it ran as, when it did"),
+        sql: z.string(),
+        started_at: z.iso.datetime(),
+        duration_ms: z.number().int(),
+        row_count: z.number().int(),
+        error: z.string().nullable().describe("Why it failed; null when it succeeded"),
+      }),
+    ),
+  })
+  .meta({ id: "RunHistory" });
+export type RunHistory = z.infer<typeof ZRunHistory>;

@@ -36,6 +36,16 @@ export const useCatalogTables = () =>
     staleTime: 5 * 60_000,
   });
 
+export const RUN_HISTORY = ["run-history"] as const;
+
+/** The user's last runs (the editor's History panel); refetched after each run. */
+export const useRunHistory = (isEnabled: boolean) =>
+  useQuery({
+    queryKey: RUN_HISTORY,
+    queryFn: ({ signal }) => call(endpoints.runHistory, {}, { signal }),
+    enabled: isEnabled,
+  });
+
 export interface SavedQueryDraft {
   title: string;
   sql: string;

@@ -4,7 +4,10 @@
  * and save, save as or fork. A new query starts from the URL's prefill (Fork, the catalog,
  * dashboards, Seismo) or from the default template. A statement with `{name:Type}`
  * parameters gets one input per parameter above the results; their values live in the URL
- * and go with every run as engine-bound `params`.
+ * and go with every run as engine-bound `params`. Beside the editor, the schema browser
+ * and the run history (`EditorSidePanel`); Share copies a link that carries the SQL, the
+ * title, the chart and the parameters' values, saved or not; Esc cancels a run and "?"
+ * lists the shortcuts.
  */
 import {
   type ChartSpec,
@@ -13,6 +16,7 @@ import {
   queryParameters,
   ZQueryErrorDetails,
 } from "@epicenter/contracts";
+import { useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft, BarChart3, GitFork, Play, Save, Square, Table2 } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useBlocker, useNavigate, useParams, useSearchParams } from "react-router";
@@ -24,6 +28,7 @@ import { LoadingScreen } from "../../../ui/LoadingScreen";
 import { Spinner } from "../../../ui/Spinner";
 import { TabPanel, Tabs } from "../../../ui/Tabs";
 import {
+  RUN_HISTORY,
   runSql,
   useCatalogTables,
   useCreateSavedQuery,
@@ -34,12 +39,15 @@ import {
 import { SaveQueryDialog, type SaveQueryValues } from "../SaveQueryDialog";
 import { DownloadButtons } from "./DownloadButtons";
 import { clearDraft, readDraft, writeDraft } from "./drafts";
+import { EditorSidePanel } from "./EditorSidePanel";
+import { copyShareLink, EditorTools, useEditorKeys, useSidePanel } from "./EditorTools";
 import styles from "./editor.module.css";
 import { ParameterInputs, parameterInputId } from "./ParameterInputs";
 import { firstUnready, valuesFor } from "./parameters";
 import { defaultChart, ResultChart } from "./ResultChart";
 import { ResultsGrid } from "./ResultsGrid";
-import { type ErrorPosition, focusPosition, SqlEditor, selectedSql } from "./SqlEditor";
+import { ShortcutHelp } from "./ShortcutHelp";
+import { type ErrorPosition, focusPosition, insertAtCursor, SqlEditor, selectedSql } from "./SqlEditor";
 import { truncationNotice } from "./truncation";
 import { useParameterValues } from "./use-parameter-values";
 
@@ -50,7 +58,6 @@ ORDER BY volume24hr DESC
 LIMIT 10`;
 
 const ROW_LIMITS = [100, 1_000, 10_000, 100_000];
-
 type RunState =
   | { status: "idle" }
   | { status: "running"; startedAt: number }
@@ -99,7 +106,9 @@ function Editor({
   const [view, setView] = useState<"table" | "chart">(prefill?.chart ? "chart" : "table");
   const [chart, setChart] = useState<ChartSpec | null>(saved?.chart ?? prefill?.chart ?? null);
   const [elapsed, setElapsed] = useState(0);
-  const [dialog, setDialog] = useState<"save" | "save-as" | null>(null);
+  const [dialog, setDialog] = useState<"save" | "save-as" | "shortcuts" | null>(null);
+  const { panel, setPanel, toggle: togglePanel } = useSidePanel();
+  const queryClient = useQueryClient();
   const [notice, setNotice] = useState<string | null>(null);
   const {
     parameters,
@@ -205,10 +214,16 @@ function Editor({
       })
       .finally(() => {
         controller.current = null;
+        void queryClient.invalidateQueries({ queryKey: RUN_HISTORY });
       });
-  }, [sql, limit, savedId, parameterValues]);
+  }, [sql, limit, savedId, parameterValues, queryClient]);
 
   const cancel = () => controller.current?.abort();
+
+  const openShortcuts = useCallback(() => setDialog("shortcuts"), []);
+  useEditorKeys({ isDialogOpen: dialog !== null, run: controller, onShortcuts: openShortcuts });
+  const share = () =>
+    copyShareLink(editorUrl({ sql, title, ...(chart ? { view: chart } : {}) }, currentValues), setNotice);
 
   const saveExisting = () => {
     if (!savedId || !isOwner) {
@@ -299,6 +314,7 @@ function Editor({
           </span>
         ) : null}
         <div className={styles.actions}>
+          <EditorTools panel={panel} onToggle={togglePanel} onShare={share} onShortcuts={openShortcuts} />
           {savedId && !isOwner ? (
             <Button
               variant="secondary"
@@ -327,7 +343,7 @@ function Editor({
             </Button>
           ) : null}
           {isRunning ? (
-            <Button variant="danger" size="sm" icon={<Square size={13} />} onClick={cancel}>
+            <Button variant="danger" size="sm" icon={<Square size={13} />} onClick={cancel} title="Cancel (Esc)">
               Cancel
             </Button>
           ) : (
@@ -338,123 +354,150 @@ function Editor({
         </div>
       </header>
 
-      <div className={styles.workspace}>
-        <div className={styles.editorPane} ref={editorRoot}>
-          <SqlEditor
-            value={sql}
-            onChange={setSql}
-            onRun={execute}
-            onSave={saveExisting}
-            vocabulary={dialect.data}
+      <div className={styles.body}>
+        {panel ? (
+          <EditorSidePanel
+            panel={panel}
+            onPanel={setPanel}
             tables={tables.data?.tables ?? []}
-            errorPosition={errorPosition}
+            isLoadingTables={tables.isPending}
+            onInsert={(text) => insertAtCursor(editorRoot.current, text)}
+            onOpenRun={(text) => {
+              setSql(text);
+              setNotice("Opened from your history");
+            }}
           />
-        </div>
-
-        <section className={styles.resultPane} aria-label="Result">
-          <ParameterInputs
-            parameters={parameters}
-            values={parameterValues}
-            onChange={setParameterValue}
-            onRun={execute}
-            isRunAttempted={isRunAttempted}
-          />
-          <div className={styles.resultBar}>
-            <Tabs
-              label="Result view"
-              idPrefix="result-view"
-              variant="bar"
-              selected={view}
-              onSelect={setView}
-              tabs={[
-                { id: "table", label: "Results", icon: <Table2 size={14} /> },
-                { id: "chart", label: "Chart", icon: <BarChart3 size={14} /> },
-              ]}
+        ) : null}
+        <div className={styles.workspace}>
+          <div className={styles.editorPane} ref={editorRoot}>
+            <SqlEditor
+              value={sql}
+              onChange={setSql}
+              onRun={execute}
+              onSave={saveExisting}
+              onCancel={() => {
+                if (!controller.current) return false;
+                controller.current.abort();
+                return true;
+              }}
+              onProblem={setNotice}
+              vocabulary={dialect.data}
+              tables={tables.data?.tables ?? []}
+              errorPosition={errorPosition}
             />
-            <div className={styles.status}>
-              {isRunning ? (
-                <span className={styles.running}>
-                  <Spinner size={12} /> Running… {(elapsed / 1000).toFixed(1)} s
-                </span>
-              ) : result ? (
-                <>
-                  <span>
-                    {result.row_count.toLocaleString()} {result.row_count === 1 ? "row" : "rows"}
-                  </span>
-                  <span>{Math.round(result.execution_time_ms).toLocaleString()} ms</span>
-                </>
-              ) : null}
-              <label className={styles.limit}>
-                Limit
-                <select value={limit} onChange={(event) => setLimit(Number(event.target.value))} aria-label="Row limit">
-                  {ROW_LIMITS.map((value) => (
-                    <option key={value} value={value}>
-                      {value.toLocaleString()}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <DownloadButtons
-                sql={downloadSql}
-                title={title}
-                params={
-                  firstUnready(downloadParameters, parameterValues)
-                    ? undefined
-                    : valuesFor(downloadParameters, parameterValues)
-                }
-                onError={setNotice}
-              />
-            </div>
           </div>
 
-          {result?.truncated ? (
-            <div className={styles.truncated} role="status" data-testid="truncated">
-              {truncationNotice(result, limit)}
-            </div>
-          ) : null}
-
-          <TabPanel idPrefix="result-view" tab={view} className={styles.resultBody}>
-            {run.status === "idle" ? (
-              <div className={styles.placeholder}>
-                Run the query with <kbd>Ctrl</kbd> + <kbd>Enter</kbd> (<kbd>⌘</kbd> + <kbd>Enter</kbd> on a Mac).
-              </div>
-            ) : run.status === "running" ? (
-              <div className={styles.placeholder}>
-                <Spinner size={20} />
-              </div>
-            ) : run.status === "error" ? (
-              <div className={styles.errorPanel} role="alert">
-                <strong>Query failed</strong>
-                <pre>{run.message}</pre>
-                {run.details?.position ? (
-                  <button
-                    type="button"
-                    onClick={() =>
-                      run.details?.position &&
-                      focusPosition(editorRoot.current, run.details.position.line, run.details.position.column)
-                    }
-                  >
-                    Go to line {run.details.position.line}, column {run.details.position.column}
-                  </button>
-                ) : null}
-              </div>
-            ) : result && result.row_count === 0 ? (
-              <div className={styles.placeholder}>The query returned no rows.</div>
-            ) : result && view === "table" ? (
-              <ResultsGrid
-                columns={result.columns}
-                rows={result.rows}
-                statement={run.status === "done" ? run.statement : ""}
+          <section className={styles.resultPane} aria-label="Result">
+            <ParameterInputs
+              parameters={parameters}
+              values={parameterValues}
+              onChange={setParameterValue}
+              onRun={execute}
+              isRunAttempted={isRunAttempted}
+            />
+            <div className={styles.resultBar}>
+              <Tabs
+                label="Result view"
+                idPrefix="result-view"
+                variant="bar"
+                selected={view}
+                onSelect={setView}
+                tabs={[
+                  { id: "table", label: "Results", icon: <Table2 size={14} /> },
+                  { id: "chart", label: "Chart", icon: <BarChart3 size={14} /> },
+                ]}
               />
-            ) : result ? (
-              <ResultChart result={result} spec={chart} onChange={setChart} />
+              <div className={styles.status}>
+                {isRunning ? (
+                  <span className={styles.running}>
+                    <Spinner size={12} /> Running… {(elapsed / 1000).toFixed(1)} s
+                  </span>
+                ) : result ? (
+                  <>
+                    <span>
+                      {result.row_count.toLocaleString()} {result.row_count === 1 ? "row" : "rows"}
+                    </span>
+                    <span>{Math.round(result.execution_time_ms).toLocaleString()} ms</span>
+                  </>
+                ) : null}
+                <label className={styles.limit}>
+                  Limit
+                  <select
+                    value={limit}
+                    onChange={(event) => setLimit(Number(event.target.value))}
+                    aria-label="Row limit"
+                  >
+                    {ROW_LIMITS.map((value) => (
+                      <option key={value} value={value}>
+                        {value.toLocaleString()}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <DownloadButtons
+                  sql={downloadSql}
+                  title={title}
+                  params={
+                    firstUnready(downloadParameters, parameterValues)
+                      ? undefined
+                      : valuesFor(downloadParameters, parameterValues)
+                  }
+                  onError={setNotice}
+                />
+              </div>
+            </div>
+
+            {result?.truncated ? (
+              <div className={styles.truncated} role="status" data-testid="truncated">
+                {truncationNotice(result, limit)}
+              </div>
             ) : null}
-          </TabPanel>
-        </section>
+
+            <TabPanel idPrefix="result-view" tab={view} className={styles.resultBody}>
+              {run.status === "idle" ? (
+                <div className={styles.placeholder}>
+                  Run the query with <kbd>Ctrl</kbd> + <kbd>Enter</kbd> (<kbd>⌘</kbd> + <kbd>Enter</kbd> on a Mac).
+                </div>
+              ) : run.status === "running" ? (
+                <div className={styles.placeholder}>
+                  <Spinner size={20} />
+                </div>
+              ) : run.status === "error" ? (
+                <div className={styles.errorPanel} role="alert">
+                  <strong>Query failed</strong>
+                  <pre>{run.message}</pre>
+                  {run.details?.position ? (
+                    <button
+                      type="button"
+                      onClick={() =>
+                        run.details?.position &&
+                        focusPosition(editorRoot.current, run.details.position.line, run.details.position.column)
+                      }
+                    >
+                      Go to line {run.details.position.line}, column {run.details.position.column}
+                    </button>
+                  ) : null}
+                </div>
+              ) : result && result.row_count === 0 ? (
+                <div className={styles.placeholder}>The query returned no rows.</div>
+              ) : result && view === "table" ? (
+                <ResultsGrid
+                  columns={result.columns}
+                  rows={result.rows}
+                  statement={run.status === "done" ? run.statement : ""}
+                />
+              ) : result ? (
+                <ResultChart result={result} spec={chart} onChange={setChart} />
+              ) : null}
+            </TabPanel>
+          </section>
+        </div>
       </div>
 
+      <ShortcutHelp isOpen={dialog === "shortcuts"} onClose={() => setDialog(null)} />
+
       <SaveQueryDialog
-        isOpen={dialog !== null}
+        isOpen={dialog === "save" || dialog === "save-as"}
         onClose={() => setDialog(null)}
         heading={dialog === "save-as" ? "Save as new query" : "Save Query"}
         initial={{

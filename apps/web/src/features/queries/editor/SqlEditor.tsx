@@ -1,8 +1,9 @@
 /**
  * The SQL editor: CodeMirror 6 speaking the engine's own dialect (keywords, functions and
  * types read from the engine), completing databases, tables and columns from the catalog,
- * Mod-Enter to run (the selection, when there is one), Mod-S to save, and the engine's
- * error position underlined in place.
+ * Mod-Enter to run (the selection, when there is one), Mod-S to save, Shift-Alt-F to format
+ * (the selection, or the whole text), and the engine's error position underlined in place.
+ * `EDITOR_SHORTCUTS` lists them for the shortcut help.
  */
 import { acceptCompletion } from "@codemirror/autocomplete";
 import { indentWithTab } from "@codemirror/commands";
@@ -16,6 +17,33 @@ import { tags } from "@lezer/highlight";
 import CodeMirror, { type ReactCodeMirrorRef } from "@uiw/react-codemirror";
 import { useEffect, useMemo, useRef } from "react";
 import { fromClauseColumnCompletions, functionCompletions } from "./sql-completion";
+import { formatSql } from "./sql-format";
+
+/** What the editor's keys do, for the shortcut help (`ShortcutHelp.tsx`). */
+export const EDITOR_SHORTCUTS: ReadonlyArray<{ keys: string[]; action: string }> = [
+  { keys: ["Mod", "Enter"], action: "Run the query, or only the selected text" },
+  { keys: ["Esc"], action: "Cancel the running query" },
+  { keys: ["Mod", "S"], action: "Save" },
+  { keys: ["Shift", "Alt", "F"], action: "Format the SQL, or only the selected text" },
+  { keys: ["Ctrl", "Space"], action: "Complete a table, column or function" },
+  { keys: ["Tab"], action: "Accept the completion" },
+  { keys: ["Mod", "/"], action: "Comment or uncomment the line" },
+  { keys: ["?"], action: "Show these shortcuts (outside the editor)" },
+];
+
+/** Formats the selection, or the whole text without one; says why when it cannot. */
+function formatInView(view: EditorView, onProblem: (message: string) => void): boolean {
+  const range = view.state.selection.main;
+  const from = range.empty ? 0 : range.from;
+  const to = range.empty ? view.state.doc.length : range.to;
+  const outcome = formatSql(view.state.sliceDoc(from, to));
+  if (!outcome.ok) {
+    onProblem(`Cannot format this SQL: ${outcome.reason}`);
+    return true;
+  }
+  view.dispatch({ changes: { from, to, insert: outcome.sql }, selection: { anchor: from + outcome.sql.length } });
+  return true;
+}
 
 export interface ErrorPosition {
   line: number;
@@ -114,6 +142,8 @@ export function SqlEditor({
   onChange,
   onRun,
   onSave,
+  onCancel,
+  onProblem,
   vocabulary,
   tables,
   errorPosition,
@@ -122,14 +152,18 @@ export function SqlEditor({
   onChange: (value: string) => void;
   onRun: () => void;
   onSave: () => void;
+  /** Esc: cancels a running query, and answers whether there was one (else Esc does what it does in the editor). */
+  onCancel: () => boolean;
+  /** Told what went wrong when the text cannot be formatted. */
+  onProblem: (message: string) => void;
   vocabulary: SqlDialect | undefined;
   tables: readonly Table[];
   errorPosition: ErrorPosition | null;
 }) {
   const editor = useRef<ReactCodeMirrorRef>(null);
   // The handlers change every render; the keymap reads them through a ref so it is built once.
-  const handlers = useRef({ onRun, onSave });
-  handlers.current = { onRun, onSave };
+  const handlers = useRef({ onRun, onSave, onCancel, onProblem });
+  handlers.current = { onRun, onSave, onCancel, onProblem };
 
   const extensions = useMemo(
     () => [
@@ -154,6 +188,8 @@ export function SqlEditor({
               return true;
             },
           },
+          { key: "Escape", run: () => handlers.current.onCancel() },
+          { key: "Shift-Alt-f", preventDefault: true, run: (view) => formatInView(view, handlers.current.onProblem) },
           { key: "Tab", run: acceptCompletion },
           indentWithTab,
         ]),
@@ -206,6 +242,20 @@ export function selectedSql(root: HTMLElement | null): string | undefined {
     .map((range) => view.state.sliceDoc(range.from, range.to))
     .join("\n");
   return text.trim() === "" ? undefined : text;
+}
+
+/** Puts `text` at the cursor (over the selection) of the editor under `root`, and focuses it. */
+export function insertAtCursor(root: HTMLElement | null, text: string): void {
+  const element = root?.querySelector(".cm-editor") as HTMLElement | null;
+  const view = element ? EditorView.findFromDOM(element) : null;
+  if (!view) return;
+  const range = view.state.selection.main;
+  view.dispatch({
+    changes: { from: range.from, to: range.to, insert: text },
+    selection: { anchor: range.from + text.length },
+    scrollIntoView: true,
+  });
+  view.focus();
 }
 
 /** Moves the cursor to a line and column (from the error panel). */

@@ -1,0 +1,125 @@
+/**
+ * What Dune and ClickHouse console users expect beside the editor (issue 24): the schema
+ * browser, the run history, a share link for an unsaved query, Format SQL, Esc to cancel
+ * a run and the shortcut help.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type BrowserSession, openBrowser } from "./browser";
+import { E2E_USER } from "./global-setup";
+import { signIn } from "./session";
+
+const baseUrl = inject("baseUrl");
+const dataDir = inject("dataDir");
+
+describe("the editor's tools", () => {
+  let browser: BrowserSession;
+  const editor = () => browser.page.locator(".cm-content");
+  const replaceSql = async (sql: string) => {
+    const { page } = browser;
+    await editor().click();
+    await page.keyboard.press("Control+a");
+    await page.keyboard.press("Delete");
+    await page.keyboard.insertText(sql);
+  };
+
+  beforeAll(async () => {
+    browser = await openBrowser({ width: 1440, height: 900 });
+    browser.page.on("dialog", (dialog) => void dialog.accept());
+    await browser.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
+    await signIn(browser.page, baseUrl, dataDir, E2E_USER);
+    await browser.page.goto(`${baseUrl}/queries/new`);
+    await editor().waitFor();
+  });
+  afterAll(async () => {
+    await browser.close();
+  });
+
+  it("browses the schema beside the editor: searches columns and inserts a name at the cursor", async () => {
+    const { page } = browser;
+    const panel = page.getByRole("complementary", { name: "Schema and history" });
+    await panel.waitFor();
+    // The history tables are there, with their columns' types.
+    await panel.getByRole("searchbox", { name: "Search tables and columns" }).fill("candles close");
+    const columns = panel.getByRole("list", { name: "Columns of kalshi.candles" });
+    await columns.waitFor();
+    expect(await columns.textContent()).toContain("price_close");
+    await browser.screenshot("editor-schema-browser");
+
+    await replaceSql("SELECT  FROM kalshi.candles LIMIT 1");
+    await page.keyboard.press("Home");
+    for (let step = 0; step < "SELECT ".length; step++) await page.keyboard.press("ArrowRight");
+    await columns.getByRole("button", { name: /^price_close/ }).click();
+    await expect.poll(() => editor().textContent()).toBe("SELECT price_close FROM kalshi.candles LIMIT 1");
+    await page.getByRole("searchbox", { name: "Search tables and columns" }).fill("no such column at all");
+    await panel.getByText("No table or column matches").waitFor();
+  });
+
+  it("lists the user's runs in the history, failures with their reason, and reopens one", async () => {
+    const { page } = browser;
+    const marker = `history_${Date.now()}`;
+    await replaceSql(`SELECT 7 AS ${marker}`);
+    await page.keyboard.press("Control+Enter");
+    await page.getByText("1 row", { exact: true }).waitFor();
+    await replaceSql("SELECT * FROM nowhere.at_all");
+    await page.keyboard.press("Control+Enter");
+    await page.getByRole("alert").filter({ hasText: "Query failed" }).waitFor();
+
+    await page.getByRole("button", { name: "History" }).click();
+    const runs = page.getByRole("list", { name: "Your recent runs" });
+    await runs.waitFor();
+    await expect.poll(() => runs.getByRole("listitem").first().textContent()).toContain("nowhere.at_all");
+    const ours = runs.getByRole("listitem").filter({ hasText: marker });
+    expect(await ours.textContent()).toContain("1 row");
+    await browser.screenshot("editor-run-history");
+    await ours.getByRole("button").click();
+    await expect.poll(() => editor().textContent()).toBe(`SELECT 7 AS ${marker}`);
+  });
+
+  it("formats the SQL with Shift+Alt+F, keeping parameters and names as written", async () => {
+    const { page } = browser;
+    await replaceSql("select ticker, volume from kalshi.markets where ticker = {ticker:String} limit 5");
+    await page.keyboard.press("Shift+Alt+F");
+    await expect
+      // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText keeps the editor's line breaks
+      .poll(() => editor().innerText())
+      .toBe("select\n  ticker,\n  volume\nfrom\n  kalshi.markets\nwhere\n  ticker = {ticker:String}\nlimit\n  5");
+  });
+
+  it("copies a share link that opens the unsaved SQL, its title and its parameter values", async () => {
+    const { page } = browser;
+    await page.getByLabel("Query title").fill("Shared rain check");
+    await page.getByLabel("ticker").fill("KXRAIN-26JAN10");
+    await page.getByRole("button", { name: "Share" }).click();
+    await page.getByText("Link copied").waitFor();
+    const link = await page.evaluate<string>("navigator.clipboard.readText()");
+    expect(link.startsWith(`${baseUrl}/queries/new?`)).toBe(true);
+
+    const other = await browser.context.newPage();
+    await other.goto(link);
+    await other.locator(".cm-content").waitFor();
+    expect(await other.locator(".cm-content").textContent()).toContain("ticker = {ticker:String}");
+    expect(await other.getByLabel("Query title").inputValue()).toBe("Shared rain check");
+    expect(await other.getByLabel("ticker").inputValue()).toBe("KXRAIN-26JAN10");
+    await other.close();
+  });
+
+  it("cancels a running query with Esc, and lists its shortcuts on ?", async () => {
+    const { page } = browser;
+    await replaceSql("SELECT count() FROM numbers(100000000000) WHERE sipHash64(number) % 7 = 1");
+    await page.keyboard.press("Control+Enter");
+    await page.getByText(/Running…/).waitFor();
+    await page.keyboard.press("Escape");
+    await page.getByText("Query cancelled.").waitFor();
+
+    await page.getByRole("tab", { name: "Results" }).focus();
+    await page.keyboard.press("?");
+    const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+    await help.waitFor();
+    const text = await help.textContent();
+    for (const action of ["Cancel the running query", "Format the SQL", "Run the query"])
+      expect(text).toContain(action);
+    await browser.screenshot("editor-shortcuts");
+    await page.keyboard.press("Escape");
+    await help.waitFor({ state: "hidden" });
+  });
+});
