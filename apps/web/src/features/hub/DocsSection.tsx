@@ -3,6 +3,12 @@
  * and the faster latest-state tables, tables and primary keys, and tips. The share of
  * Kalshi markets that never traded is computed from the warehouse, not written down.
  */
+import {
+  DOCS_FORWARD_FILL_SQL,
+  DOCS_HISTORY_SQL,
+  DOCS_LATEST_ROW_SQL,
+  DOCS_LATEST_TABLE_SQL,
+} from "@epicenter/contracts";
 import { Brain, Code2, SquareArrowOutUpRight } from "lucide-react";
 import { Link } from "react-router";
 import { CodeBlock } from "../../ui/CodeBlock";
@@ -15,24 +21,6 @@ import hubStyles from "./hub.module.css";
 /** The hub's shared styles plus this section's own. */
 const styles = { ...hubStyles, ...sectionStyles };
 
-const LATEST_ROW_PATTERN = `SELECT id, question, yes_probability, volume24hr, sync_timestamp
-FROM (
-  SELECT
-    *,
-    row_number() OVER (PARTITION BY id ORDER BY sync_timestamp DESC) AS rn
-  FROM polymarket.markets
-  WHERE sync_timestamp >= now() - INTERVAL 1 DAY
-)
-WHERE rn = 1
-ORDER BY volume24hr DESC NULLS LAST
-LIMIT 20`;
-
-const LATEST_TABLE = `SELECT ticker, title, yes_sub_title, last_price_dollars, volume_24h
-FROM kalshi.markets_latest FINAL
-WHERE status = 'active'
-ORDER BY volume_24h DESC NULLS LAST
-LIMIT 20`;
-
 const TABLE_KEYS: ReadonlyArray<[string, string, string]> = [
   ["polymarket.events", "id", "one row per event per sync"],
   ["polymarket.markets", "id", "one row per market per sync; event_id → events.id"],
@@ -44,22 +32,9 @@ const TABLE_KEYS: ReadonlyArray<[string, string, string]> = [
   ["kalshi.markets_latest", "ticker", "newest snapshot per market (FINAL)"],
   ["polymarket.prices", "id, token_id, ts", "the venue's price points per outcome, hourly, then every minute"],
   ["polymarket.trades", "transaction_hash, trade_index", "one row per fill; id → markets.id"],
-  ["kalshi.candles", "ticker, period_minutes, end_period_ts", "the venue's candles: 1, 60 or 1440 minutes"],
+  ["kalshi.candles", "ticker, period_minutes, end_period_ts", "the venue's candles: 1 or 60 minutes (a day is its hours, rolled up)"],
   ["kalshi.trades", "trade_id", "one row per trade; ticker → markets"],
 ];
-
-/** A market's price path from the venue's own history, and a quiet Kalshi hour carried forward. */
-const HISTORY_EXAMPLE = `SELECT ts, outcome, price
-FROM polymarket.prices
-WHERE id = '253591'
-ORDER BY outcome, ts`;
-
-const FORWARD_FILL_EXAMPLE = `SELECT end_period_ts,
-  coalesce(price_close, price_previous) AS price
-FROM kalshi.candles
-WHERE ticker = 'KXNBAGAME-26JUN13NYKSAS-SAS'
-  AND period_minutes = 60
-ORDER BY end_period_ts`;
 
 function OpenInEditor({ sql, title }: { sql: string; title: string }) {
   return (
@@ -115,18 +90,18 @@ export function DocsSection() {
           <code>sync_timestamp</code>, newest first, and keep row 1:
         </p>
         <CodeBlock
-          code={LATEST_ROW_PATTERN}
+          code={DOCS_LATEST_ROW_SQL}
           caption="row_number() OVER (PARTITION BY id ORDER BY sync_timestamp DESC)"
-          actions={<OpenInEditor sql={LATEST_ROW_PATTERN} title="Latest snapshot per market" />}
+          actions={<OpenInEditor sql={DOCS_LATEST_ROW_SQL} title="Latest snapshot per market" />}
         />
         <p>
           Faster: each snapshot table has a latest-state twin (<code>*_latest</code>) holding only the newest snapshot
           of each object. Read it with <code>FINAL</code> so rows not yet merged are collapsed:
         </p>
         <CodeBlock
-          code={LATEST_TABLE}
+          code={DOCS_LATEST_TABLE_SQL}
           caption="kalshi.markets_latest FINAL"
-          actions={<OpenInEditor sql={LATEST_TABLE} title="Busiest Kalshi markets" />}
+          actions={<OpenInEditor sql={DOCS_LATEST_TABLE_SQL} title="Busiest Kalshi markets" />}
         />
       </section>
 
@@ -177,14 +152,14 @@ export function DocsSection() {
           biggest moves) start from these tables.
         </p>
         <CodeBlock
-          code={HISTORY_EXAMPLE}
+          code={DOCS_HISTORY_SQL}
           caption="one market's price path"
-          actions={<OpenInEditor sql={HISTORY_EXAMPLE} title="One market's price path" />}
+          actions={<OpenInEditor sql={DOCS_HISTORY_SQL} title="One market's price path" />}
         />
         <CodeBlock
-          code={FORWARD_FILL_EXAMPLE}
+          code={DOCS_FORWARD_FILL_SQL}
           caption="hourly Kalshi prices, quiet hours filled"
-          actions={<OpenInEditor sql={FORWARD_FILL_EXAMPLE} title="Hourly Kalshi prices, quiet hours filled" />}
+          actions={<OpenInEditor sql={DOCS_FORWARD_FILL_SQL} title="Hourly Kalshi prices, quiet hours filled" />}
         />
       </section>
 

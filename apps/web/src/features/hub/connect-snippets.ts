@@ -48,13 +48,8 @@ export function connectTargetOf(origin: string): ConnectTarget {
   };
 }
 
-/** The saved query the "saved query as an API" example stands for. */
-export const PARAMETERISED_QUERY = `SELECT toStartOfDay(ts) AS day, outcome, avg(price) AS price
-FROM polymarket.prices
-WHERE id = {market_id:String}
-  AND ts >= now() - INTERVAL {days:UInt16} DAY
-GROUP BY day, outcome
-ORDER BY outcome, day`;
+/** The saved query the "saved query as an API" example stands for (shared with the server's tests). */
+export { PARAMETERISED_QUERY } from "@epicenter/contracts";
 
 export function savedQueryCurl(target: ConnectTarget): string {
   return [

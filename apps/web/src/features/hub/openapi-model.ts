@@ -5,7 +5,7 @@
  * shapes all come from the document. Only the request examples are ours, because a
  * schema cannot say which SQL makes a good first query.
  */
-import { type Endpoint, endpoints } from "@epicenter/contracts";
+import { API_EXAMPLE_SQL, type Endpoint, endpoints } from "@epicenter/contracts";
 
 export type JsonSchema = {
   type?: string | string[];
@@ -103,8 +103,7 @@ export const PUBLIC_API_ENDPOINTS: ReadonlyArray<{
     endpoint: endpoints.runQuery,
     example: {
       body: {
-        query:
-          "SELECT question, yes_probability, volume24hr FROM polymarket.markets_latest FINAL WHERE NOT ifNull(closed, false) ORDER BY volume24hr DESC NULLS LAST LIMIT 5",
+        query: API_EXAMPLE_SQL,
         limit: 100,
       },
     },
