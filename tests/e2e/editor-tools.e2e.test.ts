@@ -1,7 +1,7 @@
 /**
- * What Dune and ClickHouse console users expect beside the editor (issue 24): the schema
- * browser, the run history, a share link for an unsaved query, Format SQL, Esc to cancel
- * a run and the shortcut help.
+ * What Dune and ClickHouse console users expect beside the editor (issue 24): query tabs,
+ * the schema browser, the run history, a share link for an unsaved query, Format SQL, Esc
+ * to cancel a run and the shortcut help.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type BrowserSession, openBrowser } from "./browser";
@@ -32,6 +32,33 @@ describe("the editor's tools", () => {
   });
   afterAll(async () => {
     await browser.close();
+  });
+
+  it("keeps several queries open in tabs, each with its own unsaved text, across a reload", async () => {
+    const { page } = browser;
+    const strip = page.getByRole("navigation", { name: "Open queries" });
+    await replaceSql("SELECT 'first tab' AS which");
+    await page.getByLabel("Query title").fill("First tab");
+    await strip.getByRole("button", { name: "New query tab" }).click();
+    await page.waitForURL(/\/queries\/new\?draft=/);
+    await expect.poll(() => editor().textContent()).toContain("LIMIT 10");
+    await replaceSql("SELECT 'second tab' AS which");
+    await page.getByLabel("Query title").fill("Second tab");
+    await expect.poll(() => strip.getByRole("link").allTextContents()).toEqual(["First tab", "Second tab"]);
+
+    await strip.getByRole("link", { name: "First tab" }).click();
+    await expect.poll(() => editor().textContent()).toBe("SELECT 'first tab' AS which");
+    await page.reload();
+    await editor().waitFor();
+    expect(await strip.getByRole("link").allTextContents()).toEqual(["First tab", "Second tab"]);
+    await strip.getByRole("link", { name: "Second tab" }).click();
+    await expect.poll(() => editor().textContent()).toBe("SELECT 'second tab' AS which");
+    await browser.screenshot("editor-query-tabs");
+
+    // Closing a tab with unsaved work asks (the dialog is accepted here) and shows its neighbour.
+    await strip.getByRole("button", { name: "Close Second tab" }).click();
+    await expect.poll(() => strip.getByRole("link").allTextContents()).toEqual(["First tab"]);
+    await expect.poll(() => editor().textContent()).toBe("SELECT 'first tab' AS which");
   });
 
   it("browses the schema beside the editor: searches columns and inserts a name at the cursor", async () => {
@@ -89,7 +116,7 @@ describe("the editor's tools", () => {
     const { page } = browser;
     await page.getByLabel("Query title").fill("Shared rain check");
     await page.getByLabel("ticker").fill("KXRAIN-26JAN10");
-    await page.getByRole("button", { name: "Share" }).click();
+    await page.getByRole("button", { name: "Share", exact: true }).click();
     await page.getByText("Link copied").waitFor();
     const link = await page.evaluate<string>("navigator.clipboard.readText()");
     expect(link.startsWith(`${baseUrl}/queries/new?`)).toBe(true);

@@ -32,7 +32,11 @@ const TABLE_KEYS: ReadonlyArray<[string, string, string]> = [
   ["kalshi.markets_latest", "ticker", "newest snapshot per market (FINAL)"],
   ["polymarket.prices", "id, token_id, ts", "the venue's price points per outcome, hourly, then every minute"],
   ["polymarket.trades", "transaction_hash, trade_index", "one row per fill; id → markets.id"],
-  ["kalshi.candles", "ticker, period_minutes, end_period_ts", "the venue's candles: 1 or 60 minutes (a day is its hours, rolled up)"],
+  [
+    "kalshi.candles",
+    "ticker, period_minutes, end_period_ts",
+    "the venue's candles: 1 or 60 minutes (a day is its hours, rolled up)",
+  ],
   ["kalshi.trades", "trade_id", "one row per trade; ticker → markets"],
 ];
 

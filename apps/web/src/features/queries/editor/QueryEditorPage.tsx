@@ -19,7 +19,7 @@ import {
 import { useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft, BarChart3, GitFork, Play, Save, Square, Table2 } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { Link, useBlocker, useNavigate, useParams, useSearchParams } from "react-router";
+import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { ApiRequestError } from "../../../lib/api";
 import { useDocumentTitle } from "../../../lib/document-title";
 import { Button } from "../../../ui/Button";
@@ -38,17 +38,20 @@ import {
 } from "../api";
 import { SaveQueryDialog, type SaveQueryValues } from "../SaveQueryDialog";
 import { DownloadButtons } from "./DownloadButtons";
-import { clearDraft, readDraft, writeDraft } from "./drafts";
+import { clearDraft, readDraft } from "./drafts";
 import { EditorSidePanel } from "./EditorSidePanel";
 import { copyShareLink, EditorTools, useEditorKeys, useSidePanel } from "./EditorTools";
 import styles from "./editor.module.css";
 import { ParameterInputs, parameterInputId } from "./ParameterInputs";
 import { firstUnready, valuesFor } from "./parameters";
+import { QueryTabs } from "./QueryTabs";
 import { defaultChart, ResultChart } from "./ResultChart";
 import { ResultsGrid } from "./ResultsGrid";
 import { ShortcutHelp } from "./ShortcutHelp";
 import { type ErrorPosition, focusPosition, insertAtCursor, SqlEditor, selectedSql } from "./SqlEditor";
+import { tabKeyOf, withTab } from "./tabs";
 import { truncationNotice } from "./truncation";
+import { useEditorTab } from "./use-editor-tab";
 import { useParameterValues } from "./use-parameter-values";
 
 export const DEFAULT_SQL = `SELECT question, yes_probability, volume24hr
@@ -66,6 +69,8 @@ type RunState =
 
 export function QueryEditorPage() {
   const { queryId } = useParams();
+  const [params] = useSearchParams();
+  const draftId = params.get("draft") ?? undefined;
   const isNew = !queryId || queryId === "new";
   const saved = useSavedQuery(isNew ? undefined : queryId);
   useDocumentTitle(isNew ? "New query" : saved.data?.title);
@@ -79,13 +84,18 @@ export function QueryEditorPage() {
       </div>
     );
   }
-  return <Editor key={queryId ?? "new"} savedId={isNew ? null : (queryId ?? null)} saved={saved.data ?? null} />;
+  const savedId = isNew ? null : (queryId ?? null);
+  const tabKey = tabKeyOf(savedId, isNew ? draftId : undefined);
+  return <Editor key={tabKey} tabKey={tabKey} savedId={savedId} saved={saved.data ?? null} />;
 }
 
 function Editor({
+  tabKey,
   savedId,
   saved,
 }: {
+  /** The query tab this editor is (`tabs.ts`): its draft and its place in the strip. */
+  tabKey: string;
   savedId: string | null;
   saved: ReturnType<typeof useSavedQuery>["data"] | null;
 }) {
@@ -98,7 +108,7 @@ function Editor({
     title: saved?.title ?? prefill?.title ?? "Untitled query",
   }));
   // A draft left by a reload or a closed tab comes back, unless the URL asks for something else.
-  const [draft] = useState(() => (prefill ? undefined : readDraft(savedId)));
+  const [draft] = useState(() => (prefill ? undefined : readDraft(tabKey)));
   const [sql, setSql] = useState(() => draft?.sql ?? baseline.sql);
   const [title, setTitle] = useState(() => draft?.title ?? baseline.title);
   const [limit, setLimit] = useState(1_000);
@@ -128,35 +138,12 @@ function Editor({
 
   useEffect(() => () => controller.current?.abort(), []);
 
-  // Unsaved work: kept as a draft as it is typed, and leaving asks first.
+  // Unsaved work: kept as its tab's draft as it is typed, and leaving the editor asks first.
   const isDirty = sql !== baseline.sql || title !== baseline.title;
-  useEffect(() => {
-    if (isDirty) writeDraft(savedId, { sql, title });
-    else clearDraft(savedId);
-  }, [isDirty, savedId, sql, title]);
-  useEffect(() => {
-    if (!isDirty) return;
-    const onBeforeUnload = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener("beforeunload", onBeforeUnload);
-    return () => window.removeEventListener("beforeunload", onBeforeUnload);
-  }, [isDirty]);
-  // Set just before the page moves to a query it has just saved: that move loses nothing,
-  // though this render still counts the work as unsaved (the save's state lands after it).
-  const isLeavingSaved = useRef(false);
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) =>
-      isDirty && !isLeavingSaved.current && currentLocation.pathname !== nextLocation.pathname,
-  );
-  useEffect(() => {
-    if (blocker.state !== "blocked") return;
-    if (window.confirm("Leave this query? Your unsaved changes will be lost.")) {
-      clearDraft(savedId);
-      blocker.proceed();
-    } else blocker.reset();
-  }, [blocker, savedId]);
+  const { tabs, updateTabs, isLeavingSaved, closeTab, newTab } = useEditorTab({ tabKey, sql, title, isDirty });
   const markSaved = (values: { sql: string; title: string }) => {
     setBaseline(values);
-    clearDraft(savedId);
+    clearDraft(tabKey);
   };
   useEffect(() => {
     if (run.status !== "running") return;
@@ -271,6 +258,10 @@ function Editor({
           markSaved({ sql, title: values.title });
           setDialog(null);
           const search = withParamValues(new URLSearchParams(), currentValues).toString();
+          // The new query's tab becomes the saved query's, where it stood.
+          updateTabs((open) =>
+            withTab(open, { key: created.id, path: `/queries/${created.id}`, title: values.title }, tabKey),
+          );
           isLeavingSaved.current = true;
           void navigate(`/queries/${created.id}${search ? `?${search}` : ""}`, { replace: savedId === null });
         },
@@ -354,6 +345,7 @@ function Editor({
         </div>
       </header>
 
+      <QueryTabs tabs={tabs} current={tabKey} onClose={closeTab} onNew={newTab} />
       <div className={styles.body}>
         {panel ? (
           <EditorSidePanel

@@ -1,7 +1,7 @@
 /**
  * Drafts of the editor's unsaved work, in localStorage so a reload or a closed tab does not
- * lose it: one for the new query, one per saved query being edited. Cleared on save or
- * when the user leaves on purpose.
+ * lose it: one per query tab (`tabs.ts`), a saved query's or a new one's. Cleared on save
+ * or when the user leaves or closes the tab on purpose.
  */
 
 export interface Draft {
@@ -9,11 +9,11 @@ export interface Draft {
   title: string;
 }
 
-const keyOf = (savedId: string | null) => `epicenter.draft.${savedId ?? "new"}`;
+const keyOf = (tabKey: string) => `epicenter.draft.${tabKey}`;
 
-export function readDraft(savedId: string | null): Draft | undefined {
+export function readDraft(tabKey: string): Draft | undefined {
   try {
-    const raw = localStorage.getItem(keyOf(savedId));
+    const raw = localStorage.getItem(keyOf(tabKey));
     if (!raw) return undefined;
     const parsed = JSON.parse(raw) as Partial<Draft>;
     return typeof parsed.sql === "string" && typeof parsed.title === "string"
@@ -24,17 +24,17 @@ export function readDraft(savedId: string | null): Draft | undefined {
   }
 }
 
-export function writeDraft(savedId: string | null, draft: Draft): void {
+export function writeDraft(tabKey: string, draft: Draft): void {
   try {
-    localStorage.setItem(keyOf(savedId), JSON.stringify(draft));
+    localStorage.setItem(keyOf(tabKey), JSON.stringify(draft));
   } catch {
     // Storage full or disabled: the reload guard still asks before leaving.
   }
 }
 
-export function clearDraft(savedId: string | null): void {
+export function clearDraft(tabKey: string): void {
   try {
-    localStorage.removeItem(keyOf(savedId));
+    localStorage.removeItem(keyOf(tabKey));
   } catch {
     // Nothing to clear.
   }
