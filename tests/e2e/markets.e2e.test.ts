@@ -170,6 +170,42 @@ describe("the market page", () => {
     await wide.screenshot("market-polymarket-history-1440");
   }, 240_000);
 
+  it("draws a Kalshi market's whole archived life from its candles in every range (issue 24, #2)", async () => {
+    const { page } = wide;
+    await page.goto(`${baseUrl}/datasets`);
+    const token = await page.evaluate<string>(
+      () => (JSON.parse(localStorage.getItem("epicenter.session") ?? "{}") as { accessToken: string }).accessToken,
+    );
+    let ticker = "";
+    await expect
+      .poll(
+        async () => {
+          const answer = await page.request.post(`${baseUrl}/api/query`, {
+            headers: { authorization: `Bearer ${token}` },
+            data: {
+              query:
+                "SELECT ticker FROM kalshi.candles WHERE period_minutes = 60 GROUP BY ticker ORDER BY count() DESC, ticker LIMIT 1",
+            },
+          });
+          const body = (await answer.json()) as { result?: { data: Array<{ ticker: string }> } };
+          ticker = body.result?.data[0]?.ticker ?? "";
+          return ticker;
+        },
+        { timeout: 200_000, interval: 3_000 },
+      )
+      .not.toBe("");
+    await page.goto(`${baseUrl}/markets/kalshi/${encodeURIComponent(ticker)}`);
+    await expectMarketPage(page);
+    // The archive holds hourly candles, no daily ones: the daily view rolls them up
+    // instead of falling back to snapshots while the page counts thousands of candles.
+    for (const interval of ["1d", "1h"]) {
+      await page.getByRole("tab", { name: interval, exact: true }).click();
+      await expect.poll(() => page.getByTestId("history-source-note").count()).toBe(0);
+      expect(await page.getByText("No candles archived for this span yet").count()).toBe(0);
+    }
+    await wide.screenshot("market-kalshi-history-1440");
+  }, 240_000);
+
   it("says when the archive has no such market, with a way back", async () => {
     const { page } = wide;
     await page.goto(`${baseUrl}/datasets`);
