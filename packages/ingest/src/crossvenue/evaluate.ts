@@ -1,8 +1,10 @@
 /**
  * The matcher's precision and recall on a labelled set of pairs: of the pairs it calls
  * the same contract, how many are (precision: a wrong pair is worse than a missing one),
- * and of the pairs that are, how many it finds (recall). Pure; the set lives in
- * `fixtures/crossvenue/labelled-pairs.json` with where each pair came from.
+ * and of the pairs that are, how many it finds (recall), overall and per topic family.
+ * Pure; the sets live in `fixtures/crossvenue/` with where each pair came from: the
+ * development part (`labelled-pairs.json`, `pairs-dev.json`) and the test part
+ * (`pairs-test.json`), frozen before the matcher was changed against it (`SPLIT.md`).
  */
 import { comparePair, type KalshiSide, type PairVerdict, type PolymarketSide, type Relation } from "./score";
 
@@ -13,6 +15,8 @@ export interface LabelledPair {
   orientation: "same" | "inverse" | null;
   source: string;
   note: string;
+  /** economics, crypto, politics, geopolitics, sports, culture or science-tech. */
+  family?: string;
 }
 
 export interface Evaluation {
@@ -64,3 +68,29 @@ export function evaluatePairs(labelled: readonly LabelledPair[]): Evaluation {
     confusion,
   };
 }
+
+export const FAMILIES = [
+  "economics",
+  "crypto",
+  "politics",
+  "geopolitics",
+  "sports",
+  "culture",
+  "science-tech",
+] as const;
+
+/** The evaluation of each topic family's pairs, families in `FAMILIES`' order, then any other. */
+export function evaluateByFamily(labelled: readonly LabelledPair[]): Array<{ family: string; evaluation: Evaluation }> {
+  const families = [...new Set(labelled.map((pair) => pair.family ?? "unknown"))].sort(
+    (a, b) => rank(a) - rank(b) || a.localeCompare(b),
+  );
+  return families.map((family) => ({
+    family,
+    evaluation: evaluatePairs(labelled.filter((pair) => (pair.family ?? "unknown") === family)),
+  }));
+}
+
+const rank = (family: string) => {
+  const at = (FAMILIES as readonly string[]).indexOf(family);
+  return at === -1 ? FAMILIES.length : at;
+};

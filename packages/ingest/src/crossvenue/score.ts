@@ -30,6 +30,8 @@ export interface KalshiSide {
   /** When Kalshi expects the market to settle; `close_time` can be a far backstop (World Cup: 2028). */
   expected_expiration_time?: string | null;
   rules_primary: string | null;
+  /** Settlement clauses (joint winners, death, what counts as a ban); not read by the scorer yet. */
+  rules_secondary?: string | null;
   eventTitle: string | null;
   floor_strike?: number | null;
   cap_strike?: number | null;
