@@ -99,6 +99,13 @@ const ACTIONS: Record<string, RegExp> = {
   nominate: /\b(nominate|nominates|nominated|nomination|nominee)\b/,
   announce: /\b(announce|announces|announced)\b/,
   succeed: /\b(next|successor|become|becomes)\b/,
+  lead: /\b(lead|leads|rule|rules)\b/,
+  handshake: /\b(shake hands|shakes hands|handshake)\b/,
+  pardon: /\b(pardon|pardons|pardoned|clemency|commutation|commuted)\b/,
+  divorce: /\b(divorce|divorces|divorced)\b/,
+  pregnant: /\b(pregnant|pregnancy|baby)\b/,
+  wealth: /\b(trillionaire|billionaire|richest|wealthiest|net worth)\b/,
+  acquire: /\b(acquire|acquires|acquired|buy|buys|bought|purchase|purchases)\b/,
 };
 
 /** The acts a text asks about (`ACTIONS`' names). */
@@ -239,4 +246,130 @@ export function sourcesOf(text: string): Set<string> {
   const names = new Set<string>();
   for (const [name, pattern] of Object.entries(RESOLUTION_SOURCES)) if (pattern.test(text)) names.add(name);
   return names;
+}
+
+/**
+ * The deadline a question sets, as the first day it no longer counts (`YYYY-MM-DD`), read
+ * from the ways the venues say it: "before Jan 1, 2027", "by June 30" (through that day),
+ * "by end of April", "in 2026" / "by end of 2026" / "this year" (through Dec 31), "in March
+ * 2026", "before 2027" (a year as a deadline, not the year asked about). `year` fills in a
+ * date said without one. Also answers the text without the deadline's words, so its dates
+ * and years are not read again as dates and years of the question.
+ */
+export function deadlineOf(text: string, year?: number): { end: string | undefined; rest: string } {
+  const clean = plain(text);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  const iso = (y: number, m: number, d: number) => {
+    const date = new Date(Date.UTC(y, m - 1, d));
+    return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
+  };
+  const month = (name: string) => MONTHS[name.toLowerCase().replace(/\.$/, "")];
+  const MONTH =
+    "(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?";
+  const rules: Array<[RegExp, (m: RegExpExecArray) => string | undefined]> = [
+    // "before Jan 1, 2027", "before April 1"
+    [
+      new RegExp(`\\bbefore\\s+${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(20\\d\\d))?`, "i"),
+      (m) => withYear(m[3], (y) => iso(y, month(m[1] as string) as number, Number(m[2]))),
+    ],
+    // "by June 30", "by December 31, 2026", "on or before June 30": through that day
+    [
+      new RegExp(
+        `\\b(?:by|on or before|through|until)\\s+${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(20\\d\\d))?`,
+        "i",
+      ),
+      (m) => withYear(m[3], (y) => iso(y, month(m[1] as string) as number, Number(m[2]) + 1)),
+    ],
+    // "by end of April", "by the end of April 2026"
+    [
+      new RegExp(`\\bby\\s+(?:the\\s+)?end\\s+of\\s+${MONTH}(?:\\s+(20\\d\\d))?`, "i"),
+      (m) => withYear(m[2], (y) => iso(y, (month(m[1] as string) as number) + 1, 1)),
+    ],
+    // "by end of 2026", "by the end of 2026"
+    [/\bby\s+(?:the\s+)?end\s+of\s+(20\d\d)\b/i, (m) => iso(Number(m[1]) + 1, 1, 1)],
+    // "in March 2026"
+    [
+      new RegExp(`\\bin\\s+${MONTH}\\s+(20\\d\\d)\\b`, "i"),
+      (m) => iso(Number(m[2]), (month(m[1] as string) as number) + 1, 1),
+    ],
+    // "before 2027"
+    [/\bbefore\s+(20\d\d)\b/i, (m) => iso(Number(m[1]), 1, 1)],
+    // "in 2026", "during 2026"
+    [/\b(?:in|during)\s+(20\d\d)\b/i, (m) => iso(Number(m[1]) + 1, 1, 1)],
+    // "this year", "by end of year", "by the end of the year"
+    [/\b(?:this year|by (?:the )?end of (?:the )?year)\b/i, () => withYear(undefined, (y) => iso(y + 1, 1, 1))],
+  ];
+  function withYear(given: string | undefined, build: (year: number) => string): string | undefined {
+    const known = given ? Number(given) : year;
+    return known === undefined ? undefined : build(known);
+  }
+  for (const [pattern, build] of rules) {
+    const match = pattern.exec(clean);
+    if (!match) continue;
+    const end = build(match);
+    if (!end) continue;
+    return { end, rest: `${clean.slice(0, match.index)} ${clean.slice(match.index + match[0].length)}` };
+  }
+  return { end: undefined, rest: clean };
+}
+
+/**
+ * Settlement clauses that make two markets on one question settle differently, each read
+ * from a side's rules as a value: whether a call or video counts as a meeting, whether an
+ * agreement must be signed or ratified (or an announcement is enough), whether leaving by
+ * death counts, whether joint winners all count. Undefined where the rules do not say.
+ */
+export interface Clauses {
+  meeting?: "in person" | "remote counts";
+  agreement?: "signed or ratified" | "announced";
+  death?: "does not count";
+  jointWinners?: "all count" | "first listed";
+  /** How much of a territory or thing must change hands. */
+  scope?: "any part" | "the whole or a majority";
+}
+
+export function clausesOf(rules: string, general?: string | null): Clauses {
+  // The market's own rule first; the series' general terms ("physically or virtually, as
+  // specified") only for what it leaves unsaid.
+  if (general) return { ...clausesOf(general), ...definedOnly(clausesOf(rules)) };
+  const text = plain(rules).toLowerCase();
+  const clauses: Clauses = {};
+  // A sentence on calls says whether they count: "(including phone calls)", or "phone calls
+  // will not count".
+  const onCalls = text
+    .split(/(?<=[.;])\s+/)
+    .filter((sentence) => /\b(phone|video|telephone)\b|\bvirtual (meeting|call)s?\b/.test(sentence));
+  const isRemoteRefused = onCalls.some((sentence) => /\b(not|no|never|excluding|excluded|exclude)\b/.test(sentence));
+  // Calls named in a sentence that does not refuse them count.
+  if (onCalls.length > 0 && !isRemoteRefused) {
+    clauses.meeting = "remote counts";
+  } else if (isRemoteRefused || /\bin[- ]person\b|\bface[- ]to[- ]face\b|\bsame physical location\b/.test(text)) {
+    clauses.meeting = "in person";
+  }
+  if (/\b(ratified|ratification|signed by|formal(ly)? written agreement|formally signed)\b/.test(text)) {
+    clauses.agreement = "signed or ratified";
+  } else if (
+    /\b(officially|publicly|formally)\s+announce|\bannounce(s|d)?\s+(an?|the)\s+(agreement|deal)\b/.test(text)
+  ) {
+    clauses.agreement = "announced";
+  }
+  // "Death does NOT satisfy…", or a death settles at the last traded price instead.
+  if (
+    /\bdeath\b[^.]{0,80}\b(does not|doesn't|will not|won't|shall not)\s+(satisfy|count|qualify|resolve)/.test(text) ||
+    /\b(died|dies|death)\b[^.]{0,200}\blast traded price\b/.test(text)
+  ) {
+    clauses.death = "does not count";
+  }
+  if (/\b(multiple|more than one|joint)\b[^.]{0,60}\b(win|winners?|named)\b[^.]{0,80}\ball\b/.test(text)) {
+    clauses.jointWinners = "all count";
+  } else if (/\bfirst (listed|named|mentioned)\b/.test(text)) {
+    clauses.jointWinners = "first listed";
+  }
+  if (/\b(any part|at least part|any portion)\b/.test(text)) clauses.scope = "any part";
+  else if (/\b(majority of|entire|entirety|all of)\b/.test(text)) clauses.scope = "the whole or a majority";
+  return clauses;
+}
+
+function definedOnly(clauses: Clauses): Clauses {
+  return Object.fromEntries(Object.entries(clauses).filter(([, value]) => value !== undefined)) as Clauses;
 }

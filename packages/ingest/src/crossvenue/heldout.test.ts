@@ -65,5 +65,5 @@ describe("the labelled pairs, split in two", () => {
   });
 });
 
-/** The scorer's figures on the test part when it was frozen; issue 25 asks for precision 0.95, recall 0.8. */
-const FLOOR = { precision: 0.07, recall: 0.15, wrongOrientation: 0 };
+/** The scorer's figures on the test part (0.075 and 0.15 at the freeze; 0.72 and 0.90 after the first change, 2026-11-27); issue 25 asks for precision 0.95 with recall 0.8. */
+const FLOOR = { precision: 0.72, recall: 0.9, wrongOrientation: 0 };

@@ -1,12 +1,23 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { evaluatePairs, type LabelledPair } from "./evaluate";
-import { actionsOf, featuresOf } from "./features";
+import { actionsOf, clausesOf, deadlineOf, featuresOf } from "./features";
 import { comparePair } from "./score";
 
-const labelled = JSON.parse(
-  readFileSync(new URL("../../../../fixtures/crossvenue/labelled-pairs.json", import.meta.url), "utf8"),
-) as LabelledPair[];
+const read = (name: string) =>
+  JSON.parse(
+    readFileSync(new URL(`../../../../fixtures/crossvenue/${name}`, import.meta.url), "utf8"),
+  ) as LabelledPair[];
+const labelled = read("labelled-pairs.json");
+/** Development pairs only: the test part is never read to shape the matcher. */
+const development = [...labelled, ...read("pairs-dev.json")];
+const pairOf = (question: string, kalshiTitle: string) => {
+  const pair = development.find(
+    (candidate) => candidate.polymarket.question === question && candidate.kalshi.title === kalshiTitle,
+  );
+  if (!pair) throw new Error(`no development pair ${question} / ${kalshiTitle}`);
+  return pair;
+};
 
 describe("features", () => {
   it("reads thresholds with their units, and leaves dates and years out of them", () => {
@@ -78,5 +89,72 @@ describe("the labelled set", () => {
     expect(evaluation.precision).toBeGreaterThanOrEqual(0.9);
     expect(evaluation.recall).toBeGreaterThanOrEqual(0.8);
     expect(evaluation.wrongOrientation).toBe(0);
+  });
+});
+
+describe("what each market asks, read in parts (issue 25, on real objects of the development part)", () => {
+  it("reads a deadline however it is said, and a year in it as a deadline, not the year asked about", () => {
+    expect(deadlineOf("Will Trump meet with Xi Jinping in 2026?").end).toBe("2027-01-01");
+    expect(deadlineOf("Will Donald Trump meet in person Xi Jinping before Jan 1, 2027?").end).toBe("2027-01-01");
+    expect(deadlineOf("Will JD Vance enter Iran by June 30?", 2026).end).toBe("2026-07-01");
+    expect(deadlineOf("US congress stock trading ban before 2027?").end).toBe("2027-01-01");
+    const sameYear = pairOf(
+      "Will Trump meet with Xi Jinping in 2026?",
+      "Will Donald Trump meet in person Xi Jinping before Jan 1, 2027?",
+    );
+    const verdict = comparePair(sameYear.polymarket, sameYear.kalshi);
+    expect(verdict.relation).toBe("same_contract");
+    expect(verdict.reasons).toContain("same deadline: before 2027-01-01");
+  });
+
+  it("compares the act asked of a shared name (failure 1)", () => {
+    const pair = pairOf("Elon Musk trillionaire before 2027?", "Will Elon Musk win Musk v. Altman et al?");
+    const verdict = comparePair(pair.polymarket, pair.kalshi);
+    expect(verdict.relation).toBe("different");
+    expect(verdict.conflicts.join("; ")).toContain("asks something else: wealth (Polymarket) vs win (Kalshi)");
+  });
+
+  it("sees a party one question names and the other never does, however alike their words", () => {
+    const pair = pairOf(
+      "Israel and Saudi Arabia normalize relations before 2027?",
+      "Will Israel and Lebanon normalize relations before Jan 1, 2027?",
+    );
+    const verdict = comparePair(pair.polymarket, pair.kalshi);
+    expect(verdict.relation).not.toBe("same_contract");
+    expect(verdict.conflicts).toContain("only Kalshi names lebanon");
+  });
+
+  it("reads settlement clauses in both rules, Kalshi's rules_secondary included (failure 3)", () => {
+    // Kalshi settles a death at the last traded price; Polymarket counts any way out.
+    const khamenei = pairOf(
+      "Khamenei out as Supreme Leader of Iran by January 31?",
+      "Will Ali Khamenei leave office before 2026-02-01T15:00:00.000Z?",
+    );
+    const death = comparePair(khamenei.polymarket, khamenei.kalshi);
+    expect(death.relation).toBe("related");
+    expect(death.conflicts.join("; ")).toContain(
+      "whether leaving by death counts: counts (Polymarket) vs does not count (Kalshi)",
+    );
+    // Kalshi counts a phone call as a meeting; Polymarket asks for one in person.
+    const meeting = pairOf(
+      "Will Trump meet with Xi Jinping in March 2026?",
+      "Donald Trump and Xi Jinping meet before Apr 1, 2026?",
+    );
+    const call = comparePair(meeting.polymarket, meeting.kalshi);
+    expect(call.relation).toBe("related");
+    expect(call.conflicts.join("; ")).toContain(
+      "what counts as a meeting: in person (Polymarket) vs remote counts (Kalshi)",
+    );
+    expect(clausesOf("If Donald Trump and Xi Jinping meet (including phone calls) before Apr 1, 2026").meeting).toBe(
+      "remote counts",
+    );
+  });
+
+  it("takes the market's own rule over the series' general terms", () => {
+    const general =
+      "A qualifying meeting must satisfy the following: both persons must be present (physically or virtually, as specified).";
+    expect(clausesOf("If Donald Trump and Xi Jinping meet in person after Issuance", general).meeting).toBe(
+      "in person",
+    );
   });
 });

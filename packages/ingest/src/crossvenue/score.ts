@@ -9,7 +9,16 @@
  *
  * Pure: the labelled set in `fixtures/crossvenue/` measures it without an engine.
  */
-import { actionsOf, featuresOf, type Quantity, sourcesOf, type TextFeatures } from "./features";
+import {
+  actionsOf,
+  type Clauses,
+  clausesOf,
+  deadlineOf,
+  featuresOf,
+  type Quantity,
+  sourcesOf,
+  type TextFeatures,
+} from "./features";
 
 export interface PolymarketSide {
   id: string;
@@ -106,10 +115,30 @@ export function comparePair(polymarket: PolymarketSide, kalshi: KalshiSide): Pai
   }
 
   const numbers = compareNumbers(p, k, kalshi, reasons, conflicts);
-  compareDates(p, k, reasons, conflicts);
+  // The deadline each asks by, however it is said ("in 2026" is "before Jan 1, 2027"); the
+  // dates and years left in the texts are compared after it, not read twice.
+  const pDeadline = deadlineOfSide(pText, polymarket.description, [polymarket.eventTitle, polymarket.endDate]);
+  const kDeadline = deadlineOfSide(kText, kalshi.rules_primary, [
+    kalshi.eventTitle,
+    kalshi.expected_expiration_time ?? null,
+    kalshi.close_time,
+  ]);
+  compareDeadlines(pDeadline.end, kDeadline.end, reasons, conflicts);
+  compareDates(featuresOf(pDeadline.rest), featuresOf(kDeadline.rest), reasons, conflicts);
   compareSources(polymarket.description, kalshi.rules_primary, reasons, conflicts);
   compareLabels(polymarket, kalshi, reasons, conflicts);
   compareActions(pText, kText, reasons, conflicts);
+  compareSubjects(
+    { asked: pText, said: [pSaid, polymarket.description ?? ""].join(" ") },
+    { asked: kText, said: [kSaid, kalshi.rules_primary ?? "", kalshi.rules_secondary ?? ""].join(" ") },
+    conflicts,
+  );
+  compareClauses(
+    clausesOf(polymarket.description ?? ""),
+    clausesOf(kalshi.rules_primary ?? "", kalshi.rules_secondary),
+    reasons,
+    conflicts,
+  );
 
   const score = round(0.45 * words + 0.25 * names + 0.15 * dates + 0.15 * numbers);
   const orientation = orientationOf(polymarket, p, k);
@@ -158,6 +187,32 @@ function sameQuantity(a: Quantity, b: Quantity): boolean {
 function quantityText(quantity: Quantity): string {
   const value = quantity.value.toLocaleString("en-US", { maximumFractionDigits: 4 });
   return quantity.unit === "$" ? `$${value}` : `${value}${quantity.unit}`;
+}
+
+/**
+ * A side's deadline: from its question, else from its rules; a date said without a year
+ * takes the first year its texts name (the question, the event, then its dates).
+ */
+function deadlineOfSide(
+  question: string,
+  rules: string | null,
+  context: ReadonlyArray<string | null>,
+): { end: string | undefined; rest: string } {
+  const year = [question, ...context, rules ?? ""]
+    .map((text) => /\b(20[2-4]\d)\b/.exec(text ?? "")?.[1])
+    .find((found) => found !== undefined);
+  const known = year === undefined ? undefined : Number(year);
+  const asked = deadlineOf(question, known);
+  if (asked.end || !rules) return asked;
+  return { end: deadlineOf(rules, known).end, rest: asked.rest };
+}
+
+function compareDeadlines(p: string | undefined, k: string | undefined, reasons: string[], conflicts: string[]): void {
+  if (!p || !k) return;
+  const days = Math.abs(Date.parse(p) - Date.parse(k)) / DAY_MS;
+  // A day apart is the venues' cut-offs (11:59 PM ET against the next day in UTC).
+  if (days <= 1) reasons.push(`same deadline: before ${p}`);
+  else conflicts.push(`deadlines differ: before ${p} (Polymarket) vs before ${k} (Kalshi)`);
 }
 
 function compareDates(p: TextFeatures, k: TextFeatures, reasons: string[], conflicts: string[]): void {
@@ -217,6 +272,99 @@ function compareActions(pText: string, kText: string, reasons: string[], conflic
   if (onlyP.length === 0 && onlyK.length === 0) reasons.push(`asks the same: ${[...p].join(", ")}`);
   else
     otherQuestion(conflicts, `asks something else: ${[...p].join(", ")} (Polymarket) vs ${[...k].join(", ")} (Kalshi)`);
+}
+
+/**
+ * Who or what each question is about: a name one question asks about that the other side
+ * never says (question, event, outcome or rules; a surname is enough) is a subject of one
+ * only. Both sides with such a name ask about different subjects (Israel and Saudi Arabia,
+ * Israel and Lebanon).
+ */
+function compareSubjects(
+  p: { asked: string; said: string },
+  k: { asked: string; said: string },
+  conflicts: Conflicts,
+): void {
+  const onlyIn = (asked: string, other: string) => {
+    const names = [...featuresOf(asked).entities].filter((name) => name.includes(" ") || !STOP_NAMES.has(name));
+    const said = ` ${plainWords(other)} `;
+    // A multi-word name is said when its last word is: "Donald Trump" / "Trump".
+    const isSaid = (name: string) => {
+      const words = plainWords(name);
+      const forms = ALIASES.find((alias) => alias.includes(words)) ?? [words];
+      const last = words.split(" ").at(-1) ?? words;
+      return (
+        forms.some((form) => said.includes(` ${form} `)) ||
+        said.includes(` ${last} `) ||
+        // Another form of one word: "Congressional" / "Congress", "Israeli" / "Israel".
+        (last.length >= 6 && said.includes(` ${last.slice(0, 6)}`))
+      );
+    };
+    const missing = names.filter((name) => !isSaid(name));
+    // Of a name and its own surname, say the full one once.
+    return missing.filter((name) => !missing.some((other) => other !== name && other.endsWith(` ${name}`)));
+  };
+  const pOnly = onlyIn(p.asked, k.said);
+  const kOnly = onlyIn(k.asked, p.said);
+  if (pOnly.length > 0 && kOnly.length > 0) {
+    otherQuestion(
+      conflicts,
+      `about different subjects: ${pOnly.join(", ")} (Polymarket) vs ${kOnly.join(", ")} (Kalshi)`,
+    );
+  } else if (pOnly.length > 0 || kOnly.length > 0) {
+    // One side alone names more: a party the other does not require (Trump, Putin and
+    // Zelensky together; Trump and Putin), or only a word of its own style: related at most.
+    conflicts.push(`only ${pOnly.length > 0 ? "Polymarket" : "Kalshi"} names ${[...pOnly, ...kOnly].join(", ")}`);
+  }
+}
+
+/** Capitalised words that name no subject: question words. */
+const STOP_NAMES: ReadonlySet<string> = new Set([
+  "will",
+  "who",
+  "which",
+  "what",
+  "when",
+  "how",
+  "does",
+  "did",
+  "is",
+  "are",
+]);
+
+/** Names written more than one way: each stands for the others. */
+const ALIASES: ReadonlyArray<readonly string[]> = [["us", "u s", "usa", "united states", "america"]];
+
+const plainWords = (text: string) =>
+  text
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+
+/** The settlement clauses both rules state, compared: any that differ keep the pair from the same contract. */
+function compareClauses(p: Clauses, k: Clauses, reasons: string[], conflicts: string[]): void {
+  const named: Record<keyof Clauses, string> = {
+    meeting: "what counts as a meeting",
+    agreement: "what counts as an agreement",
+    death: "whether leaving by death counts",
+    jointWinners: "how joint winners count",
+    scope: "how much must change hands",
+  };
+  for (const clause of Object.keys(named) as Array<keyof Clauses>) {
+    const [pValue, kValue] = [p[clause], k[clause]];
+    if (clause === "death") {
+      // Said on one side only: the other counts any way out.
+      if (pValue !== kValue) {
+        conflicts.push(`${named[clause]}: ${pValue ?? "counts"} (Polymarket) vs ${kValue ?? "counts"} (Kalshi)`);
+      }
+      continue;
+    }
+    if (!pValue || !kValue) continue;
+    if (pValue === kValue) reasons.push(`same rule on ${named[clause]}: ${pValue}`);
+    else conflicts.push(`${named[clause]}: ${pValue} (Polymarket) vs ${kValue} (Kalshi)`);
+  }
 }
 
 function otherQuestion(conflicts: Conflicts, text: string): void {
