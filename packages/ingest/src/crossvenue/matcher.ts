@@ -89,6 +89,7 @@ interface CandidateRow {
   close_time: string | null;
   expected_expiration_time: string | null;
   rules_primary: string;
+  rules_secondary: string;
   kalshi_event_title: string | null;
   floor_strike: number | null;
   cap_strike: number | null;
@@ -134,10 +135,19 @@ WITH
       AND (NOT {windowed:Bool} OR (endDate >= {closesFrom:DateTime64(3, 'UTC')} AND endDate < {closesTo:DateTime64(3, 'UTC')}))
   ),
   k AS (
-    SELECT ticker, close_time, expected_expiration_time, ${WORDS("concat(title, ' ', yes_sub_title)")} AS words,
+    SELECT ticker, close_time, expected_expiration_time,
+      -- A nested market without a title of its own asks its event's question (issue 25, #5).
+      ${WORDS("concat(if(title = '', event_title_if_untitled, title), ' ', yes_sub_title)")} AS words,
       -- Kalshi's nested events send created_time as year 1 (stored as NULL): its opening then.
       NOT {incremental:Bool} OR ifNull(coalesce(created_time, open_time) >= {since:DateTime64(3, 'UTC')}, false) AS fresh
-    FROM kalshi.markets_latest FINAL
+    FROM (
+      SELECT m.*, ifNull(e.title, '') AS event_title_if_untitled
+      FROM (SELECT * FROM kalshi.markets_latest FINAL) AS m
+      LEFT JOIN (
+        SELECT event_ticker, title FROM kalshi.events_latest FINAL
+        WHERE event_ticker IN (SELECT event_ticker FROM kalshi.markets_latest FINAL WHERE title = '')
+      ) AS e ON e.event_ticker = m.event_ticker
+    )
     WHERE ({includeClosed:Bool} OR status IN ('active', 'open', 'initialized', 'unopened'))
       AND (NOT {windowed:Bool} OR arrayExists(
         at -> at >= {closesFrom:DateTime64(3, 'UTC')} - toIntervalDay({windowDays:UInt16})
@@ -192,6 +202,7 @@ SELECT
   km.ticker AS kalshi_ticker, km.event_ticker AS kalshi_event_ticker, km.title AS title,
   km.yes_sub_title AS yes_sub_title, km.close_time AS close_time,
   km.expected_expiration_time AS expected_expiration_time, km.rules_primary AS rules_primary,
+  km.rules_secondary AS rules_secondary,
   ke.title AS kalshi_event_title, km.floor_strike AS floor_strike, km.cap_strike AS cap_strike,
   near.shared AS shared
 FROM (
@@ -203,7 +214,7 @@ INNER JOIN (
   SELECT id, event_id, question, groupItemTitle, outcomes, endDate FROM polymarket.markets_latest FINAL
 ) AS pm ON pm.id = near.id
 INNER JOIN (
-  SELECT ticker, event_ticker, title, yes_sub_title, close_time, expected_expiration_time, rules_primary,
+  SELECT ticker, event_ticker, title, yes_sub_title, close_time, expected_expiration_time, rules_primary, rules_secondary,
     floor_strike, cap_strike
   FROM kalshi.markets_latest FINAL
 ) AS km ON km.ticker = near.ticker
@@ -388,6 +399,7 @@ export type KalshiMarketText = Pick<
   | "close_time"
   | "expected_expiration_time"
   | "rules_primary"
+  | "rules_secondary"
   | "kalshi_event_title"
   | "floor_strike"
   | "cap_strike"
@@ -413,6 +425,7 @@ export function kalshiSide(row: KalshiMarketText): KalshiSide {
     close_time: row.close_time,
     expected_expiration_time: row.expected_expiration_time,
     rules_primary: row.rules_primary || null,
+    rules_secondary: row.rules_secondary || null,
     eventTitle: row.kalshi_event_title || null,
     floor_strike: row.floor_strike === null ? null : Number(row.floor_strike),
     cap_strike: row.cap_strike === null ? null : Number(row.cap_strike),

@@ -74,7 +74,8 @@ const DAY_MS = 86_400_000;
 
 export function comparePair(polymarket: PolymarketSide, kalshi: KalshiSide): PairVerdict {
   const pText = [polymarket.question, polymarket.groupItemTitle].filter(Boolean).join(" — ");
-  const kText = [kalshi.title, kalshi.yes_sub_title].filter(Boolean).join(" — ");
+  // A nested market without a title of its own asks its event's question ("Who will…?" + "Name").
+  const kText = [kalshi.title || kalshi.eventTitle, kalshi.yes_sub_title].filter(Boolean).join(" — ");
   const p = featuresOf(pText);
   const k = featuresOf(kText);
   // The event's title names what a market's own text may leave out ("Above 4.5%").

@@ -109,6 +109,7 @@ export async function pairByHand(
       `SELECT m.ticker AS kalshi_ticker, m.event_ticker AS event_ticker, m.title AS title,
          m.yes_sub_title AS yes_sub_title, m.close_time AS close_time,
          m.expected_expiration_time AS expected_expiration_time, m.rules_primary AS rules_primary,
+         m.rules_secondary AS rules_secondary,
          m.floor_strike AS floor_strike, m.cap_strike AS cap_strike, e.title AS kalshi_event_title
        FROM (SELECT * FROM kalshi.markets_latest FINAL WHERE ticker = {kalshiTicker:String}) AS m
        LEFT JOIN (SELECT event_ticker, title FROM kalshi.events_latest FINAL) AS e ON e.event_ticker = m.event_ticker`,
