@@ -150,6 +150,21 @@ describe("what each market asks, read in parts (issue 25, on real objects of the
     );
   });
 
+  it("turns the orientation for a question asked the other way round, and keeps it once turned twice", () => {
+    const putin = pairOf(
+      "Will Putin remain President of Russia through June?",
+      "Will Vladimir Putin leave President of Russia before Jan 1, 2027?",
+    );
+    const verdict = comparePair(putin.polymarket, putin.kalshi);
+    expect(verdict.orientation).toBe("inverse");
+    expect(verdict.reasons.join("; ")).toContain("asks the opposite: remain (Polymarket) vs leave (Kalshi)");
+    // Another deadline: related, never the same contract.
+    expect(verdict.relation).toBe("related");
+    // A market whose first outcome is No, asking the other way round: turned twice, the same side.
+    const flipped = comparePair({ ...putin.polymarket, outcomes: ["No", "Yes"] }, putin.kalshi);
+    expect(flipped.orientation).toBe("same");
+  });
+
   it("takes the market's own rule over the series' general terms", () => {
     const general =
       "A qualifying meeting must satisfy the following: both persons must be present (physically or virtually, as specified).";

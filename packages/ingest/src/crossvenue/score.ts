@@ -128,7 +128,7 @@ export function comparePair(polymarket: PolymarketSide, kalshi: KalshiSide): Pai
   compareDates(featuresOf(pDeadline.rest), featuresOf(kDeadline.rest), reasons, conflicts);
   compareSources(polymarket.description, kalshi.rules_primary, reasons, conflicts);
   compareLabels(polymarket, kalshi, reasons, conflicts);
-  compareActions(pText, kText, reasons, conflicts);
+  const isOppositeAct = compareActions(pText, kText, reasons, conflicts);
   compareSubjects(
     { asked: pText, said: [pSaid, polymarket.description ?? ""].join(" ") },
     { asked: kText, said: [kSaid, kalshi.rules_primary ?? "", kalshi.rules_secondary ?? ""].join(" ") },
@@ -142,7 +142,7 @@ export function comparePair(polymarket: PolymarketSide, kalshi: KalshiSide): Pai
   );
 
   const score = round(0.45 * words + 0.25 * names + 0.15 * dates + 0.15 * numbers);
-  const orientation = orientationOf(polymarket, p, k);
+  const orientation = orientationOf(polymarket, p, k, isOppositeAct);
   if (orientation === "inverse") reasons.push("opposite sides: Polymarket's first outcome is Kalshi's no");
   const relation: Relation =
     score >= SAME_CONTRACT_SCORE && conflicts.length === 0
@@ -265,15 +265,33 @@ function compareLabels(polymarket: PolymarketSide, kalshi: KalshiSide, reasons: 
 }
 
 /** Both questions ask the same act of their subject; said only when both name one. */
-function compareActions(pText: string, kText: string, reasons: string[], conflicts: Conflicts): void {
+/**
+ * Both questions ask the same act of their subject; said only when both name one. Acts
+ * that are each other's opposite ("remain in office" / "leave office") ask one question
+ * the other way round: answers true, and the pair's orientation turns.
+ */
+function compareActions(pText: string, kText: string, reasons: string[], conflicts: Conflicts): boolean {
   const [p, k] = [actionsOf(pText), actionsOf(kText)];
-  if (p.size === 0 || k.size === 0) return;
+  if (p.size === 0 || k.size === 0) return false;
   const onlyP = [...p].filter((action) => !k.has(action));
   const onlyK = [...k].filter((action) => !p.has(action));
-  if (onlyP.length === 0 && onlyK.length === 0) reasons.push(`asks the same: ${[...p].join(", ")}`);
-  else
-    otherQuestion(conflicts, `asks something else: ${[...p].join(", ")} (Polymarket) vs ${[...k].join(", ")} (Kalshi)`);
+  if (onlyP.length === 0 && onlyK.length === 0) {
+    reasons.push(`asks the same: ${[...p].join(", ")}`);
+    return false;
+  }
+  const isOpposite = OPPOSITES.some(
+    ([a, b]) => (onlyP.join() === a && onlyK.join() === b) || (onlyP.join() === b && onlyK.join() === a),
+  );
+  if (isOpposite) {
+    reasons.push(`asks the opposite: ${onlyP.join(", ")} (Polymarket) vs ${onlyK.join(", ")} (Kalshi)`);
+    return true;
+  }
+  otherQuestion(conflicts, `asks something else: ${[...p].join(", ")} (Polymarket) vs ${[...k].join(", ")} (Kalshi)`);
+  return false;
 }
+
+/** Acts each of which is the other's "no". */
+const OPPOSITES: ReadonlyArray<readonly [string, string]> = [["remain", "leave"]];
 
 /**
  * Who or what each question is about: a name one question asks about that the other side
@@ -373,11 +391,17 @@ function otherQuestion(conflicts: Conflicts, text: string): void {
   conflicts.otherQuestion = true;
 }
 
-function orientationOf(polymarket: PolymarketSide, p: TextFeatures, k: TextFeatures): "same" | "inverse" {
+function orientationOf(
+  polymarket: PolymarketSide,
+  p: TextFeatures,
+  k: TextFeatures,
+  isOppositeAct: boolean,
+): "same" | "inverse" {
   const first = polymarket.outcomes[0]?.toLowerCase();
   const flipped = first === "no";
   const opposite = p.direction !== undefined && k.direction !== undefined && p.direction !== k.direction;
-  return flipped !== opposite ? "inverse" : "same";
+  // Each reason to turn turns once: two of them cancel.
+  return [flipped, opposite, isOppositeAct].filter(Boolean).length % 2 === 1 ? "inverse" : "same";
 }
 
 /** Days between Polymarket's end and the nearest of Kalshi's dates. */
