@@ -191,7 +191,7 @@ FROM gaps`,
     id: "open-pairs",
     title: "Open pairs, widest gap first",
     description:
-      "Quotes in terms of Polymarket's first outcome. Gross gap: the mids apart. After spread: buying the first outcome on one venue and its opposite on the other at the best quotes. After fees: less Kalshi's taker fee (0.07 × P × (1 − P)) and Polymarket's fee schedule where the market has one. None of these is a profit: they ignore depth, the venues' different rules and settlement, and the time between fills. Days to close is empty once the close date has passed and the market awaits its result.",
+      "Quotes in terms of Polymarket's first outcome. Gross gap: the mids apart. After spread: buying the first outcome on one venue and its opposite on the other at the best quotes. After fees: less Kalshi's taker fee (0.07 × P × (1 − P)) and Polymarket's fee schedule where the market has one. None of these is a profit: they ignore depth, the venues' different rules and settlement, and the time between fills. Days to close is empty once the close date has passed and the market awaits its result. Method: auto when the matcher paired them from both venues' questions and rules (read both rules before trading on it), confirmed when an admin checked them.",
     sql: PAIRS_TABLE,
     view: { kind: "table" },
     size: "lg",

@@ -54,7 +54,7 @@ export const DASHBOARDS: readonly Dashboard[] = [
     id: "arbitrage-monitor",
     title: "Cross-Platform Arbitrage",
     description:
-      "The same contract on Polymarket and Kalshi, side by side: both venues' quotes, the gap before and after spreads and fees, and how it moved. A gap is not a profit: it ignores depth, the venues' different rules and settlement, and timing.",
+      "The same contract on Polymarket and Kalshi, side by side: both venues' quotes, the gap before and after spreads and fees, and how it moved. A gap is not a profit: it ignores depth, the venues' different rules and settlement, and timing. Pairs are matched automatically from both venues' questions and rules (method auto), which is not always right, or checked by an admin (confirmed).",
     category: "monitoring",
     refresh: "5min",
     refresh_seconds: FIVE_MINUTES,

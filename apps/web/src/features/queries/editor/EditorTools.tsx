@@ -4,7 +4,7 @@
  * share link, Esc and "?".
  */
 import { Database, History, Keyboard, Link2 } from "lucide-react";
-import { type RefObject, useEffect, useState } from "react";
+import { type ReactNode, type RefObject, useEffect, useState } from "react";
 import { Button } from "../../../ui/Button";
 import type { SidePanel } from "./EditorSidePanel";
 import styles from "./editor.module.css";
@@ -75,6 +75,11 @@ export function copyShareLink(path: string, onNotice: (message: string) => void)
   );
 }
 
+const PANEL_BUTTONS: ReadonlyArray<{ panel: SidePanel; label: string; icon: ReactNode; title: string }> = [
+  { panel: "schema", label: "Schema", icon: <Database size={14} />, title: "Show or hide the schema" },
+  { panel: "history", label: "History", icon: <History size={14} />, title: "Show or hide your recent runs" },
+];
+
 export function EditorTools({
   panel,
   onToggle,
@@ -88,26 +93,19 @@ export function EditorTools({
 }) {
   return (
     <>
-      <Button
-        variant="ghost"
-        size="sm"
-        icon={<Database size={14} />}
-        aria-pressed={panel === "schema"}
-        onClick={() => onToggle("schema")}
-        title="Show or hide the schema"
-      >
-        <span className={styles.actionLabel}>Schema</span>
-      </Button>
-      <Button
-        variant="ghost"
-        size="sm"
-        icon={<History size={14} />}
-        aria-pressed={panel === "history"}
-        onClick={() => onToggle("history")}
-        title="Show or hide your recent runs"
-      >
-        <span className={styles.actionLabel}>History</span>
-      </Button>
+      {PANEL_BUTTONS.map(({ panel: which, label, icon, title }) => (
+        <Button
+          key={which}
+          variant="ghost"
+          size="sm"
+          icon={icon}
+          aria-pressed={panel === which}
+          onClick={() => onToggle(which)}
+          title={title}
+        >
+          <span className={styles.actionLabel}>{label}</span>
+        </Button>
+      ))}
       <Button
         variant="ghost"
         size="sm"
