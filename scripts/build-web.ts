@@ -10,19 +10,24 @@
  *   build or the new one, never a half-written or missing one. The previous build's own
  *   assets are copied in beside the new ones, so a page loaded before the swap can still
  *   load its lazy chunks; builds older than that are removed.
+ * - One build at a time (`apps/web/builds/.lock`): a second `npm start` or the e2e runner
+ *   waits for the first, then finds the SPA up to date.
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
+  closeSync,
   cpSync,
   existsSync,
   lstatSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
   readlinkSync,
   renameSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -71,7 +76,38 @@ function assetsOf(build: string): string[] {
   return existsSync(listed) ? (JSON.parse(readFileSync(listed, "utf8")) as string[]) : [];
 }
 
+const LOCK = join(BUILDS, ".lock");
+/** A lock older than this belongs to a build that died: a build takes well under a minute. */
+const STALE_LOCK_MS = 10 * 60_000;
+
+/** Waits for another build to finish, then holds the lock until `release`. */
+function lock(): () => void {
+  mkdirSync(BUILDS, { recursive: true });
+  const started = Date.now();
+  for (;;) {
+    try {
+      closeSync(openSync(LOCK, "wx"));
+      return () => rmSync(LOCK, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const age = Date.now() - (statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > STALE_LOCK_MS) rmSync(LOCK, { force: true });
+      else if (Date.now() - started > STALE_LOCK_MS) throw new Error(`another build holds ${LOCK}`);
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+    }
+  }
+}
+
 function main(): void {
+  const release = lock();
+  try {
+    build();
+  } finally {
+    release();
+  }
+}
+
+function build(): void {
   const stamp = stampOf(SOURCES);
   const current = currentBuild();
   const isForced = process.env.EPICENTER_FORCE_BUILD === "1";
@@ -88,7 +124,7 @@ function main(): void {
   });
   if (vite.status !== 0) {
     rmSync(target, { recursive: true, force: true });
-    process.exit(vite.status ?? 1);
+    throw new Error(`vite build failed (exit ${vite.status ?? "signal"})`);
   }
   const own = existsSync(join(target, "assets")) ? readdirSync(join(target, "assets")) : [];
   writeFileSync(join(target, OWN_ASSETS), JSON.stringify(own));
@@ -113,8 +149,10 @@ function main(): void {
   } else {
     renameSync(link, DIST);
   }
-  for (const build of readdirSync(BUILDS)) {
-    if (build !== name && build !== current) rmSync(join(BUILDS, build), { recursive: true, force: true });
+  for (const other of readdirSync(BUILDS)) {
+    if (other !== name && other !== current && !other.startsWith(".")) {
+      rmSync(join(BUILDS, other), { recursive: true, force: true });
+    }
   }
   console.log(`build: the SPA is built (${name}) and served from apps/web/dist`);
 }

@@ -61,6 +61,24 @@ describe("the editor's tools", () => {
     await expect.poll(() => editor().textContent()).toBe("SELECT 'first tab' AS which");
   });
 
+  it("opens a link's SQL in a tab of its own, never over another new query's draft, and keeps its edits", async () => {
+    const { page } = browser;
+    const strip = page.getByRole("navigation", { name: "Open queries" });
+    await page.goto(`${baseUrl}/queries/new`);
+    await editor().waitFor();
+    await replaceSql("SELECT 'plain' AS which");
+    await page.getByLabel("Query title").fill("Plain draft");
+    await page.goto(`${baseUrl}/queries/new?sql=${encodeURIComponent("SELECT 'forked' AS which")}&title=Forked`);
+    await expect.poll(() => editor().textContent()).toBe("SELECT 'forked' AS which");
+    await replaceSql("SELECT 'forked, edited' AS which");
+    await expect.poll(() => strip.getByRole("link").allTextContents()).toContain("Forked");
+
+    await strip.getByRole("link", { name: "Plain draft" }).click();
+    await expect.poll(() => editor().textContent()).toBe("SELECT 'plain' AS which");
+    await strip.getByRole("link", { name: "Forked" }).click();
+    await expect.poll(() => editor().textContent()).toBe("SELECT 'forked, edited' AS which");
+  });
+
   it("browses the schema beside the editor: searches columns and inserts a name at the cursor", async () => {
     const { page } = browser;
     const panel = page.getByRole("complementary", { name: "Schema and history" });

@@ -267,11 +267,6 @@ export function deadlineOf(text: string, year?: number): { end: string | undefin
   const MONTH =
     "(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?";
   const rules: Array<[RegExp, (m: RegExpExecArray) => string | undefined]> = [
-    // "before Jan 1, 2027", "before April 1"
-    [
-      new RegExp(`\\bbefore\\s+${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(20\\d\\d))?`, "i"),
-      (m) => withYear(m[3], (y) => iso(y, month(m[1] as string) as number, Number(m[2]))),
-    ],
     // "by June 30", "by December 31, 2026", "on or before June 30": through that day
     [
       new RegExp(
@@ -279,6 +274,16 @@ export function deadlineOf(text: string, year?: number): { end: string | undefin
         "i",
       ),
       (m) => withYear(m[3], (y) => iso(y, month(m[1] as string) as number, Number(m[2]) + 1)),
+    ],
+    // "before Jan 1, 2027", "before April 1"; "before Jan 1" without a year is the next one's
+    // (a year named in the texts is the year asked about, whose end it is).
+    [
+      new RegExp(`(?<!on or )\\bbefore\\s+${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(20\\d\\d))?`, "i"),
+      (m) => {
+        const [monthOf, day] = [month(m[1] as string) as number, Number(m[2])];
+        const isNewYear = !m[3] && monthOf === 1 && day === 1;
+        return withYear(m[3], (y) => iso(isNewYear ? y + 1 : y, monthOf, day));
+      },
     ],
     // "by end of April", "by the end of April 2026"
     [

@@ -98,6 +98,9 @@ describe("what each market asks, read in parts (issue 25, on real objects of the
     expect(deadlineOf("Will Donald Trump meet in person Xi Jinping before Jan 1, 2027?").end).toBe("2027-01-01");
     expect(deadlineOf("Will JD Vance enter Iran by June 30?", 2026).end).toBe("2026-07-01");
     expect(deadlineOf("US congress stock trading ban before 2027?").end).toBe("2027-01-01");
+    expect(deadlineOf("Resolves Yes if it happens on or before June 30, 2026.").end).toBe("2026-07-01");
+    // "before Jan 1" with the year asked about named elsewhere: the end of that year.
+    expect(deadlineOf("Will it happen before Jan 1?", 2026).end).toBe("2027-01-01");
     const sameYear = pairOf(
       "Will Trump meet with Xi Jinping in 2026?",
       "Will Donald Trump meet in person Xi Jinping before Jan 1, 2027?",

@@ -19,23 +19,23 @@ export const CANDLE_MINUTES: Record<HistoryInterval, number> = { "1m": 1, "1h": 
 
 /**
  * Kalshi's candles of one market rolled up to `interval`: the archive stores 1- and
- * 60-minute candles (not daily ones), so a day is its hours, and an hour the minutes where
- * no hourly candle was archived. The longest stored length that fits the interval is used.
+ * 60-minute candles (not daily ones), so a day is its hours, and an hour its minutes where
+ * the span holds no hourly candle. The longest stored length that fits the interval is used.
  */
 function kalshiCandles(id: string, interval: HistoryInterval, span: Span | undefined, select: string): string {
   const ticker = quoteString(id);
+  const inSpan = span ? `\n  AND end_period_ts > ${at(span.from)} AND end_period_ts <= ${at(span.to)}` : "";
+  // The longest length stored within the span: a span only minute candles cover yet is drawn
+  // from them. (Within a span holding both, the hours the hourly candles have not reached
+  // yet are left out; the history worker fills them at its next refresh.)
   return `WITH (
-    SELECT max(period_minutes) FROM kalshi.candles WHERE ticker = ${ticker} AND period_minutes <= ${CANDLE_MINUTES[interval]}
+    SELECT max(period_minutes) FROM kalshi.candles
+    WHERE ticker = ${ticker} AND period_minutes <= ${CANDLE_MINUTES[interval]}${inSpan}
   ) AS stored_minutes
 SELECT toStartOfInterval(end_period_ts - INTERVAL period_minutes MINUTE, ${BUCKET[interval]}) AS t,
   ${select}
 FROM kalshi.candles FINAL
-WHERE ticker = ${ticker} AND period_minutes = stored_minutes${
-    span
-      ? `
-  AND end_period_ts > ${at(span.from)} AND end_period_ts <= ${at(span.to)}`
-      : ""
-  }
+WHERE ticker = ${ticker} AND period_minutes = stored_minutes${inSpan}
 GROUP BY t
 ORDER BY t`;
 }

@@ -111,4 +111,12 @@ describe("a refresh of the sandbox", () => {
     await pool.refresh();
     expect(snapshots()).toEqual(before);
   });
+
+  it("closes during a refresh leaving no snapshot behind, the serving one's or the new one's", async () => {
+    await warehouse.insert("polymarket.markets", [market("e")]);
+    const refreshed = pool.refresh().catch(() => undefined);
+    await pool.close();
+    await refreshed;
+    expect(snapshots()).toEqual([]);
+  });
 });

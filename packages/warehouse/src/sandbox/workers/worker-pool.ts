@@ -180,6 +180,11 @@ export class WorkerPool implements SandboxEngine {
           this.options.databases,
           this.options.viewDatabases,
         );
+        if (this.isClosed) {
+          // Closed while the snapshot was taken: nothing will serve from it.
+          await dropSnapshot(snapshot);
+          return;
+        }
         const generation: Generation = {
           snapshot,
           workers: new Set(),
@@ -190,7 +195,7 @@ export class WorkerPool implements SandboxEngine {
           startFailures: 0,
         };
         const previous = this.current;
-        if (!previous || this.isClosed) {
+        if (!previous) {
           // The first generation serves at once: its first lease waits for a worker, and
           // a start that fails there is the pool's start-up error.
           this.current = generation;
@@ -262,7 +267,6 @@ export class WorkerPool implements SandboxEngine {
   private giveBack(generation: Generation, worker: WorkerProcess): void {
     if (!worker.isAlive) return; // its exit handler starts a replacement
     if (generation.isRetired) {
-      generation.workers.delete(worker);
       void this.endWorker(generation, worker);
       return;
     }
@@ -390,14 +394,15 @@ export class WorkerPool implements SandboxEngine {
   private async retire(generation: Generation): Promise<void> {
     generation.isRetired = true;
     const idle = generation.idle.splice(0);
-    for (const worker of idle) generation.workers.delete(worker);
     // Busy workers end when their query does (`giveBack`), starting ones once started.
     await Promise.all(idle.map((worker) => this.endWorker(generation, worker)));
     this.dropIfDone(generation);
   }
 
+  /** Ends a worker; it counts as one of its generation's until its process has gone. */
   private async endWorker(generation: Generation, worker: WorkerProcess): Promise<void> {
     await worker.close();
+    generation.workers.delete(worker);
     this.dropIfDone(generation);
   }
 }

@@ -85,7 +85,7 @@ export function QueryEditorPage() {
     );
   }
   const savedId = isNew ? null : (queryId ?? null);
-  const tabKey = tabKeyOf(savedId, isNew ? draftId : undefined);
+  const tabKey = tabKeyOf(savedId, isNew ? draftId : undefined, isNew ? prefillOf(params) : undefined);
   return <Editor key={tabKey} tabKey={tabKey} savedId={savedId} saved={saved.data ?? null} />;
 }
 
@@ -107,8 +107,9 @@ function Editor({
     sql: saved?.sql ?? prefill?.sql ?? DEFAULT_SQL,
     title: saved?.title ?? prefill?.title ?? "Untitled query",
   }));
-  // A draft left by a reload or a closed tab comes back, unless the URL asks for something else.
-  const [draft] = useState(() => (prefill ? undefined : readDraft(tabKey)));
+  // A draft left by a reload or a closed tab comes back.
+  // A link's own tab (`tabKeyOf`) keeps its edits over what the link opens.
+  const [draft] = useState(() => readDraft(tabKey));
   const [sql, setSql] = useState(() => draft?.sql ?? baseline.sql);
   const [title, setTitle] = useState(() => draft?.title ?? baseline.title);
   const [limit, setLimit] = useState(1_000);
@@ -260,7 +261,11 @@ function Editor({
           const search = withParamValues(new URLSearchParams(), currentValues).toString();
           // The new query's tab becomes the saved query's, where it stood.
           updateTabs((open) =>
-            withTab(open, { key: created.id, path: `/queries/${created.id}`, title: values.title }, tabKey),
+            withTab(
+              open,
+              { key: created.id, path: `/queries/${created.id}`, title: values.title },
+              { replacing: tabKey },
+            ),
           );
           isLeavingSaved.current = true;
           void navigate(`/queries/${created.id}${search ? `?${search}` : ""}`, { replace: savedId === null });

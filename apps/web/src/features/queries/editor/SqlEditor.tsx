@@ -5,7 +5,7 @@
  * (the selection, or the whole text), and the engine's error position underlined in place.
  * `EDITOR_SHORTCUTS` lists them for the shortcut help.
  */
-import { acceptCompletion } from "@codemirror/autocomplete";
+import { acceptCompletion, completionStatus } from "@codemirror/autocomplete";
 import { indentWithTab } from "@codemirror/commands";
 import { keywordCompletionSource, type SQLConfig, SQLDialect, schemaCompletionSource } from "@codemirror/lang-sql";
 import { HighlightStyle, LanguageSupport, syntaxHighlighting } from "@codemirror/language";
@@ -188,7 +188,8 @@ export function SqlEditor({
               return true;
             },
           },
-          { key: "Escape", run: () => handlers.current.onCancel() },
+          // Esc closes an open completion first; otherwise it cancels a running query.
+          { key: "Escape", run: (view) => completionStatus(view.state) === null && handlers.current.onCancel() },
           { key: "Shift-Alt-f", preventDefault: true, run: (view) => formatInView(view, handlers.current.onProblem) },
           { key: "Tab", run: acceptCompletion },
           indentWithTab,

@@ -10,6 +10,11 @@ describe("query tabs", () => {
     expect(tabKeyOf(null, "x1")).toBe("new.x1");
     expect(pathOf(null, "x1")).toBe("/queries/new?draft=x1");
     expect(pathOf("abc", undefined)).toBe("/queries/abc");
+    // A link that opens SQL has a tab of its own, the same for the same link.
+    const fork = tabKeyOf(null, undefined, { sql: "SELECT 1", title: "One" });
+    expect(fork).toMatch(/^new\.link-/);
+    expect(tabKeyOf(null, undefined, { sql: "SELECT 1", title: "One" })).toBe(fork);
+    expect(tabKeyOf(null, undefined, { sql: "SELECT 2", title: "One" })).not.toBe(fork);
   });
 
   it("adds a tab once, updates it in place, and keeps the newest twelve", () => {
@@ -25,8 +30,16 @@ describe("query tabs", () => {
     expect(many[0]?.key).toBe("q2");
   });
 
+  it("never closes a tab holding unsaved work to make room", () => {
+    let many: QueryTab[] = [tab("new.work")];
+    const hasWork = (key: string) => key === "new.work";
+    for (let index = 0; index < MAX_TABS + 2; index++) many = withTab(many, tab(`q${index}`), { hasWork });
+    expect(many[0]?.key).toBe("new.work");
+    expect(many).toHaveLength(MAX_TABS);
+  });
+
   it("turns a new query's tab into the saved query's where it stood", () => {
-    const tabs = withTab([tab("a"), tab("new.x1"), tab("b")], tab("saved-1"), "new.x1");
+    const tabs = withTab([tab("a"), tab("new.x1"), tab("b")], tab("saved-1"), { replacing: "new.x1" });
     expect(tabs.map((open) => open.key)).toEqual(["a", "saved-1", "b"]);
   });
 

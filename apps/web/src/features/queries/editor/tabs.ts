@@ -17,22 +17,59 @@ export interface QueryTab {
 export const MAX_TABS = 12;
 const STORAGE_KEY = "epicenter.editor.tabs";
 
-/** A new query's draft id from its URL (`?draft=`), or undefined for the first new query. */
-export const tabKeyOf = (savedId: string | null, draftId: string | undefined) =>
-  savedId ?? (draftId ? `new.${draftId}` : "new");
+/**
+ * A tab's key: the saved query's id; a new query's draft id (`?draft=`); for a link that
+ * opens SQL (Fork, the catalog, a tile, Share: `?sql=`) one of its own from what it opens,
+ * so it never takes over another new query's draft and the same link finds its own work
+ * again; "new" for the plain new query.
+ */
+export function tabKeyOf(
+  savedId: string | null,
+  draftId: string | undefined,
+  prefill?: { sql: string; title?: string; chart?: unknown },
+): string {
+  if (savedId) return savedId;
+  if (draftId) return `new.${draftId}`;
+  if (prefill) return `new.link-${hashOf(JSON.stringify([prefill.sql, prefill.title ?? "", prefill.chart ?? null]))}`;
+  return "new";
+}
+
+/** FNV-1a, base 36: a short, stable name for a text. */
+function hashOf(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(36);
+}
 
 export const pathOf = (savedId: string | null, draftId: string | undefined) =>
   savedId ? `/queries/${savedId}` : draftId ? `/queries/new?draft=${encodeURIComponent(draftId)}` : "/queries/new";
 
-/** The list with `tab` in it: updated in place when open, else added at the end (the oldest closed past `MAX_TABS`). */
-export function withTab(tabs: readonly QueryTab[], tab: QueryTab, replacing?: string): QueryTab[] {
-  const at = tabs.findIndex((open) => open.key === (replacing ?? tab.key));
-  if (at !== -1)
+/**
+ * The list with `tab` in it: updated in place when open, else added at the end. Past
+ * `MAX_TABS` the oldest tab without unsaved work (`hasWork`) closes; tabs holding work are
+ * never closed for room.
+ */
+export function withTab(
+  tabs: readonly QueryTab[],
+  tab: QueryTab,
+  options: { replacing?: string; hasWork?: (key: string) => boolean } = {},
+): QueryTab[] {
+  const at = tabs.findIndex((open) => open.key === (options.replacing ?? tab.key));
+  if (at !== -1) {
     return tabs
       .map((open, index) => (index === at ? tab : open))
       .filter((open, index) => index === at || open.key !== tab.key);
+  }
   const added = [...tabs, tab];
-  return added.slice(Math.max(0, added.length - MAX_TABS));
+  while (added.length > MAX_TABS) {
+    const spare = added.findIndex((open) => open.key !== tab.key && !options.hasWork?.(open.key));
+    if (spare === -1) break;
+    added.splice(spare, 1);
+  }
+  return added;
 }
 
 /** The list without `key`, and the tab to show instead when it was the one shown: its right neighbour, else its left. */

@@ -32,7 +32,9 @@ export function useEditorTab({
   const { tabs, update: updateTabs } = useQueryTabs();
   const [tabPath] = useState(() => `${window.location.pathname}${window.location.search}`);
   useEffect(() => {
-    updateTabs((open) => withTab(open, { key: tabKey, path: tabPath, title }));
+    updateTabs((open) =>
+      withTab(open, { key: tabKey, path: tabPath, title }, { hasWork: (key) => readDraft(key) !== undefined }),
+    );
   }, [updateTabs, tabKey, tabPath, title]);
 
   useEffect(() => {
