@@ -15,6 +15,7 @@ import {
   clausesOf,
   deadlineOf,
   featuresOf,
+  plain,
   type Quantity,
   sourcesOf,
   type TextFeatures,
@@ -130,8 +131,8 @@ export function comparePair(polymarket: PolymarketSide, kalshi: KalshiSide): Pai
   compareLabels(polymarket, kalshi, reasons, conflicts);
   const isOppositeAct = compareActions(pText, kText, reasons, conflicts);
   compareSubjects(
-    { asked: pText, said: [pSaid, polymarket.description ?? ""].join(" ") },
-    { asked: kText, said: [kSaid, kalshi.rules_primary ?? "", kalshi.rules_secondary ?? ""].join(" ") },
+    { asked: p.entities, said: [pSaid, polymarket.description ?? ""].join(" ") },
+    { asked: k.entities, said: [kSaid, kalshi.rules_primary ?? "", kalshi.rules_secondary ?? ""].join(" ") },
     conflicts,
   );
   compareClauses(
@@ -300,12 +301,12 @@ const OPPOSITES: ReadonlyArray<readonly [string, string]> = [["remain", "leave"]
  * Israel and Lebanon).
  */
 function compareSubjects(
-  p: { asked: string; said: string },
-  k: { asked: string; said: string },
+  p: { asked: ReadonlySet<string>; said: string },
+  k: { asked: ReadonlySet<string>; said: string },
   conflicts: Conflicts,
 ): void {
-  const onlyIn = (asked: string, other: string) => {
-    const names = [...featuresOf(asked).entities].filter((name) => name.includes(" ") || !STOP_NAMES.has(name));
+  const onlyIn = (asked: ReadonlySet<string>, other: string) => {
+    const names = [...asked].filter((name) => name.includes(" ") || !STOP_NAMES.has(name));
     const said = ` ${plainWords(other)} `;
     // A multi-word name is said when its last word is: "Donald Trump" / "Trump".
     const isSaid = (name: string) => {
@@ -355,9 +356,7 @@ const STOP_NAMES: ReadonlySet<string> = new Set([
 const ALIASES: ReadonlyArray<readonly string[]> = [["us", "u s", "usa", "united states", "america"]];
 
 const plainWords = (text: string) =>
-  text
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "")
+  plain(text)
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim();
