@@ -43,6 +43,17 @@ const MONTHS: Record<string, number> = {
   december: 12,
 };
 
+/** Words the venues write two ways: "BTC" on one, "Bitcoin" on the other. */
+const SAME_WORDS: Readonly<Record<string, string>> = {
+  btc: "bitcoin",
+  xbt: "bitcoin",
+  eth: "ethereum",
+  ether: "ethereum",
+  sol: "solana",
+  xrp: "ripple",
+  doge: "dogecoin",
+};
+
 const MONTH_NAMES = [
   "",
   "january",
@@ -93,12 +104,14 @@ const ACTIONS: Record<string, RegExp> = {
   stage: /\b(final|finals|semifinal|semifinals|semi-final|quarterfinal|quarterfinals|round of|group stage)\b/,
   leave: /\b(out|leave|leaves|left|resign|resigns|removed|ousted|exit|step down|steps down)\b/,
   remain: /\b(remain|remains|stay|stays)\b/,
-  meet: /\b(meet|meets|meeting|visit|visits)\b/,
+  meet: /\b(meet|meets|meeting|talk to|talks to|speak with|speaks with)\b/,
+  travel: /\b(visit|visits|enter|enters|travel to|travels to|set foot in)\b/,
   say: /\b(say|says|said|mention|mentions|tweet|tweets)\b/,
   recognise: /\b(recognize|recognizes|recognise|recognises|recognition)\b/,
   nominate: /\b(nominate|nominates|nominated|nomination|nominee)\b/,
   announce: /\b(announce|announces|announced)\b/,
-  succeed: /\b(next|successor|become|becomes)\b/,
+  succeed: /\b(next|successor|become(?! law)|becomes(?! law))\b/,
+  enact: /\b(becomes? law|signed into law|enacted|enacts)\b/,
   lead: /\b(lead|leads|rule|rules)\b/,
   handshake: /\b(shake hands|shakes hands|handshake)\b/,
   pardon: /\b(pardon|pardons|pardoned|clemency|commutation|commuted)\b/,
@@ -106,13 +119,19 @@ const ACTIONS: Record<string, RegExp> = {
   pregnant: /\b(pregnant|pregnancy|baby)\b/,
   wealth: /\b(trillionaire|billionaire|richest|wealthiest|net worth)\b/,
   acquire: /\b(acquire|acquires|acquired|buy|buys|bought|purchase|purchases)\b/,
+  honour: /\b(person of the year|awarded|honou?red)\b/,
 };
 
 /** The acts a text asks about (`ACTIONS`' names). */
 export function actionsOf(text: string): Set<string> {
-  const lower = plain(text).toLowerCase();
+  // A capitalised "Final" opening a title ("Final Fantasy VII") is a name, not a stage.
+  const lower = plain(text)
+    .replace(/\bFinal(?=\s+(?!Four\b|Round\b)[A-Z])/g, "")
+    .toLowerCase();
   return new Set(Object.entries(ACTIONS).flatMap(([name, pattern]) => (pattern.test(lower) ? [name] : [])));
 }
+
+export const isMonth = (word: string): boolean => word in MONTHS;
 
 /** Letters without their accents: "Curaçao" and "Curacao" are one name. */
 export function plain(text: string): string {
@@ -141,6 +160,7 @@ export function wordsOf(text: string): string[] {
       .filter((word) => word.length > 1 && !STOP_WORDS.has(word) && !/^\d+$/.test(word))
       // "Jun" and "June" are one word, as are "markets" and "market".
       .map((word) => (word in MONTHS ? (MONTH_NAMES[MONTHS[word] as number] as string) : word))
+      .map((word) => SAME_WORDS[word] ?? word)
       .map((word) => (word.length > 4 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word))
   );
 }
@@ -163,10 +183,17 @@ function entitiesOf(text: string): Set<string> {
   for (const match of text.matchAll(/\b([A-Z][a-zA-Z.&'-]*(?:\s+(?:of|the|de|van|von)?\s*[A-Z][a-zA-Z.&'-]*)*)/g)) {
     const isSentenceStart = match.index === 0 || /[.?!:]\s*$/.test(text.slice(0, match.index));
     // "Will Trump …": the question's own first word is not part of the name.
-    const words = (match[1] as string).trim().split(/\s+/);
+    // A name ends before a full stop or a possessive: "ET." is "ET", "Trump's" is "Trump".
+    const words = (match[1] as string)
+      .trim()
+      .replace(/(?:['’]s|\.)+$/, "")
+      .split(/\s+/);
+    const runLength = words.length;
     while (words.length > 1 && STOP_WORDS.has((words[0] as string).toLowerCase())) words.shift();
     const name = words.join(" ");
-    if (isSentenceStart && words.length === 1) continue;
+    // Only a word that opens the sentence itself may be a capital of style; "Will Israel"
+    // has its name second.
+    if (isSentenceStart && runLength === 1) continue;
     const lower = name.toLowerCase();
     if (STOP_WORDS.has(lower) || lower in MONTHS) continue;
     entities.add(lower);
@@ -270,7 +297,7 @@ export function deadlineOf(text: string, year?: number): { end: string | undefin
     // "by June 30", "by December 31, 2026", "on or before June 30": through that day
     [
       new RegExp(
-        `\\b(?:by|on or before|through|until)\\s+${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(20\\d\\d))?`,
+        `\\b(?:by|on or before|through|until)\\s+${MONTH}\\s+(\\d{1,2})(?!\\d)(?:st|nd|rd|th)?(?:,?\\s+(20\\d\\d))?`,
         "i",
       ),
       (m) => withYear(m[3], (y) => iso(y, month(m[1] as string) as number, Number(m[2]) + 1)),
@@ -278,7 +305,7 @@ export function deadlineOf(text: string, year?: number): { end: string | undefin
     // "before Jan 1, 2027", "before April 1"; "before Jan 1" without a year is the next one's
     // (a year named in the texts is the year asked about, whose end it is).
     [
-      new RegExp(`(?<!on or )\\bbefore\\s+${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(20\\d\\d))?`, "i"),
+      new RegExp(`(?<!on or )\\bbefore\\s+${MONTH}\\s+(\\d{1,2})(?!\\d)(?:st|nd|rd|th)?(?:,?\\s+(20\\d\\d))?`, "i"),
       (m) => {
         const [monthOf, day] = [month(m[1] as string) as number, Number(m[2])];
         const isNewYear = !m[3] && monthOf === 1 && day === 1;
@@ -292,10 +319,15 @@ export function deadlineOf(text: string, year?: number): { end: string | undefin
     ],
     // "by end of 2026", "by the end of 2026"
     [/\bby\s+(?:the\s+)?end\s+of\s+(20\d\d)\b/i, (m) => iso(Number(m[1]) + 1, 1, 1)],
-    // "in March 2026"
+    // "in March 2026", "in March" (the year the texts name)
     [
-      new RegExp(`\\bin\\s+${MONTH}\\s+(20\\d\\d)\\b`, "i"),
-      (m) => iso(Number(m[2]), (month(m[1] as string) as number) + 1, 1),
+      new RegExp(`\\bin\\s+${MONTH}(?:\\s+(20\\d\\d))?(?![\\w-])`, "i"),
+      (m) => withYear(m[2], (y) => iso(y, (month(m[1] as string) as number) + 1, 1)),
+    ],
+    // "before May 2025": the month's first day
+    [
+      new RegExp(`\\bbefore\\s+${MONTH}\\s+(20\\d\\d)\\b`, "i"),
+      (m) => iso(Number(m[2]), month(m[1] as string) as number, 1),
     ],
     // "before 2027"
     [/\bbefore\s+(20\d\d)\b/i, (m) => iso(Number(m[1]), 1, 1)],
@@ -331,6 +363,14 @@ export interface Clauses {
   jointWinners?: "all count" | "first listed";
   /** How much of a territory or thing must change hands. */
   scope?: "any part" | "the whole or a majority";
+  /** What makes an app or service "banned": said on one side only, the other's "ban" is its own reading. */
+  ban?: "removed from app stores" | "unavailable to users";
+  /** Whether a shared or acting role (co-CEO, interim) counts as the change asked about. */
+  sharedRole?: "counts" | "does not count";
+  /** How long what is asked must hold or run ("reauthorizes … for two years"). */
+  duration?: string;
+  /** Whether announcing the act settles the market, or the act itself (or its set date) must happen. */
+  announcement?: "enough" | "the act must happen";
 }
 
 export function clausesOf(rules: string, general?: string | null): Clauses {
@@ -369,6 +409,36 @@ export function clausesOf(rules: string, general?: string | null): Clauses {
     clauses.jointWinners = "all count";
   } else if (/\bfirst (listed|named|mentioned)\b/.test(text)) {
     clauses.jointWinners = "first listed";
+  }
+  if (/\b(removed|removal|unavailable for download)\b[^.]{0,60}\b(app store|play store|app stores)\b/.test(text)) {
+    clauses.ban = "removed from app stores";
+  } else if (/\b(banned|ban)\b[^.]{0,120}\b(inaccessible|unavailable|cannot be accessed|blocked)\b/.test(text)) {
+    clauses.ban = "unavailable to users";
+  }
+  const sharedRole = /\b(co-ceo|co-chief|interim|acting)\b[^.]{0,80}/.exec(text)?.[0];
+  if (sharedRole) {
+    clauses.sharedRole = /\b(not|no|never|excluding|excluded|exclude|will not|won't)\b/.test(sharedRole)
+      ? "does not count"
+      : "counts";
+  }
+  if (
+    /\bannounce\w*\b[^.]{0,160}\b(will|shall|would) (also )?(qualify|count|suffice)\b|\bannouncement\b[^.]{0,160}\bis also encompassed\b/.test(
+      text,
+    )
+  ) {
+    clauses.announcement = "enough";
+  } else if (
+    /\bmust (actually )?(be|have been) (opened|completed|held|implemented|enacted|carried out|in effect)\b/.test(text)
+  ) {
+    clauses.announcement = "the act must happen";
+  }
+  if (/\bfor any (length of time|duration|period)\b/.test(text)) clauses.duration = "any length";
+  else {
+    const span =
+      /\bfor (?:at least |a period of )?(\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|eighteen)[- ](year|month|week|day)s?\b/.exec(
+        text,
+      );
+    if (span) clauses.duration = `${span[1]} ${span[2]}s`;
   }
   if (/\b(any part|at least part|any portion)\b/.test(text)) clauses.scope = "any part";
   else if (/\b(majority of|entire|entirety|all of)\b/.test(text)) clauses.scope = "the whole or a majority";

@@ -9,17 +9,17 @@
  *
  * Pure: the labelled set in `fixtures/crossvenue/` measures it without an engine.
  */
+
 import {
-  actionsOf,
-  type Clauses,
-  clausesOf,
-  deadlineOf,
-  featuresOf,
-  plain,
-  type Quantity,
-  sourcesOf,
-  type TextFeatures,
-} from "./features";
+  type Conflicts,
+  compareClauses,
+  compareConditions,
+  compareSubjects,
+  compareWording,
+  conditionOf,
+  otherQuestion,
+} from "./compare-parts";
+import { actionsOf, clausesOf, deadlineOf, featuresOf, type Quantity, sourcesOf, type TextFeatures } from "./features";
 
 export interface PolymarketSide {
   id: string;
@@ -58,14 +58,13 @@ export interface PairVerdict {
   reasons: string[];
   /** What differs, in words; any one keeps the pair from being the same contract. */
   conflicts: string[];
+  /**
+   * Parts the texts leave unsettled (the window, the act, the subject): none differs, but
+   * none is shown to agree either, so the pair is related until someone (an admin, the
+   * adjudicator) reads the rules.
+   */
+  unsettled: string[];
 }
-
-/**
- * What a conflict says: another question altogether (another outcome of the group,
- * another act, nobody in common) makes the pair `different`; other terms of the same
- * question (a threshold, a date, a source) make it `related`.
- */
-type Conflicts = string[] & { otherQuestion?: boolean };
 
 /** The score from which a pair without conflicts is the same contract, and from which one is related. */
 export const SAME_CONTRACT_SCORE = 0.6;
@@ -129,12 +128,33 @@ export function comparePair(polymarket: PolymarketSide, kalshi: KalshiSide): Pai
   compareDates(featuresOf(pDeadline.rest), featuresOf(kDeadline.rest), reasons, conflicts);
   compareSources(polymarket.description, kalshi.rules_primary, reasons, conflicts);
   compareLabels(polymarket, kalshi, reasons, conflicts);
-  const isOppositeAct = compareActions(pText, kText, reasons, conflicts);
+  // A question that names no act ("US congress stock trading ban before 2027?") asks its
+  // rule's: "… is signed into law".
+  const isOppositeAct = compareActions(
+    actionsOf(pText).size > 0 ? pText : conditionOf(polymarket.description ?? ""),
+    actionsOf(kText).size > 0 ? kText : conditionOf(kalshi.rules_primary ?? ""),
+    reasons,
+    conflicts,
+  );
   compareSubjects(
     { asked: p.entities, said: [pSaid, polymarket.description ?? ""].join(" ") },
     { asked: k.entities, said: [kSaid, kalshi.rules_primary ?? "", kalshi.rules_secondary ?? ""].join(" ") },
     conflicts,
   );
+  compareConditions(
+    polymarket.description,
+    kalshi.rules_primary,
+    [pSaid, polymarket.description ?? ""].join(" "),
+    [kSaid, kalshi.rules_primary ?? "", kalshi.rules_secondary ?? ""].join(" "),
+    conflicts,
+  );
+  const pUnsaid = compareWording(
+    pText,
+    [kSaid, kalshi.rules_primary ?? "", kalshi.rules_secondary ?? ""].join(" "),
+    "Polymarket",
+    conflicts,
+  );
+  const kUnsaid = compareWording(kText, [pSaid, polymarket.description ?? ""].join(" "), "Kalshi", conflicts);
   compareClauses(
     clausesOf(polymarket.description ?? ""),
     clausesOf(kalshi.rules_primary ?? "", kalshi.rules_secondary),
@@ -145,13 +165,27 @@ export function comparePair(polymarket: PolymarketSide, kalshi: KalshiSide): Pai
   const score = round(0.45 * words + 0.25 * names + 0.15 * dates + 0.15 * numbers);
   const orientation = orientationOf(polymarket, p, k, isOppositeAct);
   if (orientation === "inverse") reasons.push("opposite sides: Polymarket's first outcome is Kalshi's no");
+  // The same contract only when the texts settle every part, not merely when none differs:
+  // the window, the act and who it is about, each said on both sides.
+  const unsettled: string[] = [];
+  if (!reasons.some((reason) => reason.startsWith("same deadline") || reason === "they close the same day")) {
+    unsettled.push("the window: no deadline or close date read on both sides");
+  }
+  const isSameAct =
+    reasons.some((reason) => reason.startsWith("asks the same") || reason.startsWith("asks the opposite")) ||
+    reasons.some((reason) => reason.startsWith("same outcome")) ||
+    pUnsaid + kUnsaid === 0;
+  if (!isSameAct) unsettled.push("the act: each question's words are not all said on the other side");
+  // A question without a name ("a stock trading ban") is about what its words say.
+  if (sharedNames.length === 0 && pUnsaid + kUnsaid > 0) unsettled.push("the subject: no name read on both sides");
+  const isClear = conflicts.length === 0 && unsettled.length === 0;
   const relation: Relation =
-    score >= SAME_CONTRACT_SCORE && conflicts.length === 0
+    score >= SAME_CONTRACT_SCORE && isClear
       ? "same_contract"
       : score >= RELATED_SCORE && !conflicts.otherQuestion && sharedNames.length + sharedWords.length >= 2
         ? "related"
         : "different";
-  return { relation, orientation, score, reasons, conflicts: [...conflicts] };
+  return { relation, orientation, score, reasons, conflicts: [...conflicts], unsettled };
 }
 
 /** 1 when the thresholds agree (or neither names one), 0 when they differ. */
@@ -293,102 +327,6 @@ function compareActions(pText: string, kText: string, reasons: string[], conflic
 
 /** Acts each of which is the other's "no". */
 const OPPOSITES: ReadonlyArray<readonly [string, string]> = [["remain", "leave"]];
-
-/**
- * Who or what each question is about: a name one question asks about that the other side
- * never says (question, event, outcome or rules; a surname is enough) is a subject of one
- * only. Both sides with such a name ask about different subjects (Israel and Saudi Arabia,
- * Israel and Lebanon).
- */
-function compareSubjects(
-  p: { asked: ReadonlySet<string>; said: string },
-  k: { asked: ReadonlySet<string>; said: string },
-  conflicts: Conflicts,
-): void {
-  const onlyIn = (asked: ReadonlySet<string>, other: string) => {
-    const names = [...asked].filter((name) => name.includes(" ") || !STOP_NAMES.has(name));
-    const said = ` ${plainWords(other)} `;
-    // A multi-word name is said when its last word is: "Donald Trump" / "Trump".
-    const isSaid = (name: string) => {
-      const words = plainWords(name);
-      const forms = ALIASES.find((alias) => alias.includes(words)) ?? [words];
-      const last = words.split(" ").at(-1) ?? words;
-      return (
-        forms.some((form) => said.includes(` ${form} `)) ||
-        said.includes(` ${last} `) ||
-        // Another form of one word: "Congressional" / "Congress", "Israeli" / "Israel".
-        (last.length >= 6 && said.includes(` ${last.slice(0, 6)}`))
-      );
-    };
-    const missing = names.filter((name) => !isSaid(name));
-    // Of a name and its own surname, say the full one once.
-    return missing.filter((name) => !missing.some((other) => other !== name && other.endsWith(` ${name}`)));
-  };
-  const pOnly = onlyIn(p.asked, k.said);
-  const kOnly = onlyIn(k.asked, p.said);
-  if (pOnly.length > 0 && kOnly.length > 0) {
-    otherQuestion(
-      conflicts,
-      `about different subjects: ${pOnly.join(", ")} (Polymarket) vs ${kOnly.join(", ")} (Kalshi)`,
-    );
-  } else if (pOnly.length > 0 || kOnly.length > 0) {
-    // One side alone names more: a party the other does not require (Trump, Putin and
-    // Zelensky together; Trump and Putin), or only a word of its own style: related at most.
-    conflicts.push(`only ${pOnly.length > 0 ? "Polymarket" : "Kalshi"} names ${[...pOnly, ...kOnly].join(", ")}`);
-  }
-}
-
-/** Capitalised words that name no subject: question words. */
-const STOP_NAMES: ReadonlySet<string> = new Set([
-  "will",
-  "who",
-  "which",
-  "what",
-  "when",
-  "how",
-  "does",
-  "did",
-  "is",
-  "are",
-]);
-
-/** Names written more than one way: each stands for the others. */
-const ALIASES: ReadonlyArray<readonly string[]> = [["us", "u s", "usa", "united states", "america"]];
-
-const plainWords = (text: string) =>
-  plain(text)
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, " ")
-    .trim();
-
-/** The settlement clauses both rules state, compared: any that differ keep the pair from the same contract. */
-function compareClauses(p: Clauses, k: Clauses, reasons: string[], conflicts: string[]): void {
-  const named: Record<keyof Clauses, string> = {
-    meeting: "what counts as a meeting",
-    agreement: "what counts as an agreement",
-    death: "whether leaving by death counts",
-    jointWinners: "how joint winners count",
-    scope: "how much must change hands",
-  };
-  for (const clause of Object.keys(named) as Array<keyof Clauses>) {
-    const [pValue, kValue] = [p[clause], k[clause]];
-    if (clause === "death") {
-      // Said on one side only: the other counts any way out.
-      if (pValue !== kValue) {
-        conflicts.push(`${named[clause]}: ${pValue ?? "counts"} (Polymarket) vs ${kValue ?? "counts"} (Kalshi)`);
-      }
-      continue;
-    }
-    if (!pValue || !kValue) continue;
-    if (pValue === kValue) reasons.push(`same rule on ${named[clause]}: ${pValue}`);
-    else conflicts.push(`${named[clause]}: ${pValue} (Polymarket) vs ${kValue} (Kalshi)`);
-  }
-}
-
-function otherQuestion(conflicts: Conflicts, text: string): void {
-  conflicts.push(text);
-  conflicts.otherQuestion = true;
-}
 
 function orientationOf(
   polymarket: PolymarketSide,

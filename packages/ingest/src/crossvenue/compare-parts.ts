@@ -1,0 +1,202 @@
+/**
+ * The parts of two markets' questions and rules that are read as words rather than as
+ * numbers and dates: who each is about, whom each rule's condition requires, whether each
+ * question's words are said on the other side, and the settlement clauses of both rules.
+ * Each comparison adds what differs to the pair's conflicts (`score.ts` weighs them).
+ */
+import { actionsOf, type Clauses, deadlineOf, featuresOf, isMonth, plain, wordsOf } from "./features";
+
+/**
+ * What a conflict says: another question altogether (another outcome of the group,
+ * another act, nobody in common) makes the pair `different`; other terms of the same
+ * question (a threshold, a date, a source) make it `related`.
+ */
+export type Conflicts = string[] & { otherQuestion?: boolean };
+
+export function otherQuestion(conflicts: Conflicts, text: string): void {
+  conflicts.push(text);
+  conflicts.otherQuestion = true;
+}
+
+/**
+ * Who or what each question is about: a name one question asks about that the other side
+ * never says (question, event, outcome or rules; a surname is enough) is a subject of one
+ * only. Both sides with such a name ask about different subjects (Israel and Saudi Arabia,
+ * Israel and Lebanon).
+ */
+export function compareSubjects(
+  p: { asked: ReadonlySet<string>; said: string },
+  k: { asked: ReadonlySet<string>; said: string },
+  conflicts: Conflicts,
+): void {
+  const pOnly = namesNotSaid(p.asked, k.said);
+  const kOnly = namesNotSaid(k.asked, p.said);
+  if (pOnly.length > 0 && kOnly.length > 0) {
+    otherQuestion(
+      conflicts,
+      `about different subjects: ${pOnly.join(", ")} (Polymarket) vs ${kOnly.join(", ")} (Kalshi)`,
+    );
+  } else if (pOnly.length > 0 || kOnly.length > 0) {
+    // One side alone names more: a party the other does not require (Trump, Putin and
+    // Zelensky together; Trump and Putin), or only a word of its own style: related at most.
+    conflicts.push(`only ${pOnly.length > 0 ? "Polymarket" : "Kalshi"} names ${[...pOnly, ...kOnly].join(", ")}`);
+  }
+}
+
+/** The names of `asked` that `other` never says (a surname is enough), each once. */
+function namesNotSaid(asked: ReadonlySet<string>, other: string): string[] {
+  const names = [...asked].filter((name) => name.includes(" ") || !STOP_NAMES.has(name));
+  const said = ` ${plainWords(other)} `;
+  // A multi-word name is said when its last word is: "Donald Trump" / "Trump".
+  const isSaid = (name: string) => {
+    const words = plainWords(name);
+    const forms = ALIASES.find((alias) => alias.includes(words)) ?? [words];
+    const last = words.split(" ").at(-1) ?? words;
+    return (
+      forms.some((form) => said.includes(` ${form} `)) ||
+      said.includes(` ${last} `) ||
+      // Another form of one word: "Congressional" / "Congress", "Israeli" / "Israel".
+      (last.length >= 6 && said.includes(` ${last.slice(0, 6)}`))
+    );
+  };
+  const missing = names.filter((name) => !isSaid(name));
+  // A surname stands for its full name: said with it, or said once as the full one.
+  return missing.filter((name) => !names.some((other) => other !== name && other.endsWith(` ${name}`)));
+}
+
+/**
+ * Who each rule's condition requires, beyond the question: a name in one side's condition
+ * ("a pardon … from Israeli President Isaac Herzog") that the other side never says asks
+ * for more than the other ("from a competent authority"): related at most.
+ */
+export function compareConditions(
+  pRules: string | null,
+  kRules: string | null,
+  p: string,
+  k: string,
+  conflicts: Conflicts,
+): void {
+  if (!pRules || !kRules) return;
+  // The United States is both venues' own jurisdiction: a rule that names it ("passed by the
+  // U.S. Congress") asks nothing the other leaves open.
+  const isHome = (name: string) => ALIASES[0]?.includes(plainWords(name)) ?? false;
+  const named = (rules: string) => {
+    const names = [...featuresOf(conditionOf(rules)).entities];
+    const home = names.filter(isHome);
+    return new Set(
+      names.filter(
+        (name) => !TEMPLATE_NAMES.has(name) && !isHome(name) && !home.some((full) => full.endsWith(` ${name}`)),
+      ),
+    );
+  };
+  const pOnly = namesNotSaid(named(pRules), k);
+  const kOnly = namesNotSaid(named(kRules), p);
+  if (pOnly.length > 0) conflicts.push(`only Polymarket's rule requires ${pOnly.join(", ")}`);
+  if (kOnly.length > 0) conflicts.push(`only Kalshi's rule requires ${kOnly.join(", ")}`);
+}
+
+/** A rule's condition: its first sentence from "if" on, without the venue's own wording around it. */
+export function conditionOf(rules: string): string {
+  const first = plain(rules).split(/(?<=[.!?])\s+(?=[A-Z])|\n/)[0] ?? "";
+  return first.replace(/^.*?\bif\b/i, "").replace(/,?\s*then the market resolves.*$/i, "");
+}
+
+/** Capitalised words of the venues' own rule wording, never a party to the question. */
+const TEMPLATE_NAMES: ReadonlySet<string> = new Set([
+  "et",
+  "pm",
+  "am",
+  "pt",
+  "utc",
+  "est",
+  "edt",
+  "issuance",
+  "yes",
+  "no",
+  "pm et",
+]);
+
+/**
+ * The words a question asks with: when most of them (its names aside) are never said on
+ * the other side, question, event or rules, the two ask different things ("Will AI be
+ * charged with a crime?" / "AI regulation").
+ */
+export function compareWording(question: string, other: string, side: string, conflicts: Conflicts): number {
+  // The deadline and the act are compared on their own, synonyms and all ("out" / "leave").
+  const words = deadlineOf(question.replace(ISO_TIME, " ")).rest;
+  const names = featuresOf(words).entities;
+  const asked = [...new Set(wordsOf(plain(words)))].filter(
+    (word) => !names.has(word) && !isMonth(word) && actionsOf(word).size === 0,
+  );
+  const said = new Set(wordsOf(plain(other)).map(stem));
+  const unsaid = asked.filter((word) => !said.has(stem(word)));
+  if (asked.length > 0 && unsaid.length * 2 > asked.length) {
+    otherQuestion(conflicts, `${side} asks of ${unsaid.join(", ")}, which the other side never says`);
+  }
+  return unsaid.length;
+}
+
+const stem = (word: string) => word.slice(0, 5);
+
+/** A timestamp in a title ("before 2026-02-01T15:00:00.000Z"): a date, not words. */
+const ISO_TIME = /\b\d{4}-\d\d-\d\dT[\d:.]+Z?\b/g;
+
+/** Capitalised words that name no subject: question words. */
+const STOP_NAMES: ReadonlySet<string> = new Set([
+  "will",
+  "who",
+  "which",
+  "what",
+  "when",
+  "how",
+  "does",
+  "did",
+  "is",
+  "are",
+]);
+
+/** Names written more than one way: each stands for the others. */
+const ALIASES: ReadonlyArray<readonly string[]> = [
+  ["us", "u s", "usa", "united states", "united states of america", "america"],
+  ["oscars", "oscar", "academy awards", "academy award"],
+  ["uk", "u k", "united kingdom", "britain", "great britain"],
+  ["eu", "european union"],
+  ["un", "united nations"],
+];
+
+const plainWords = (text: string) =>
+  plain(text)
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+
+/** The settlement clauses both rules state, compared: any that differ keep the pair from the same contract. */
+export function compareClauses(p: Clauses, k: Clauses, reasons: string[], conflicts: string[]): void {
+  const named: Record<keyof Clauses, string> = {
+    meeting: "what counts as a meeting",
+    agreement: "what counts as an agreement",
+    death: "whether leaving by death counts",
+    jointWinners: "how joint winners count",
+    scope: "how much must change hands",
+    ban: "what counts as a ban",
+    sharedRole: "whether a shared or acting role counts",
+    duration: "how long it must last",
+    announcement: "whether an announcement is enough",
+  };
+  /** Clauses whose absence on one side is a reading of its own: any difference counts. */
+  const saidOnOneSide = new Set<keyof Clauses>(["death", "ban"]);
+  for (const clause of Object.keys(named) as Array<keyof Clauses>) {
+    const [pValue, kValue] = [p[clause], k[clause]];
+    if (saidOnOneSide.has(clause)) {
+      // Said on one side only: the other counts any way out, or reads the word its own way.
+      const unsaid = clause === "death" ? "counts" : "not defined";
+      if (pValue !== kValue) {
+        conflicts.push(`${named[clause]}: ${pValue ?? unsaid} (Polymarket) vs ${kValue ?? unsaid} (Kalshi)`);
+      }
+      continue;
+    }
+    if (!pValue || !kValue) continue;
+    if (pValue === kValue) reasons.push(`same rule on ${named[clause]}: ${pValue}`);
+    else conflicts.push(`${named[clause]}: ${pValue} (Polymarket) vs ${kValue} (Kalshi)`);
+  }
+}
