@@ -67,8 +67,8 @@ describe("the labelled pairs, split in two", () => {
 
 /**
  * The scorer's figures on the test part: 0.075 and 0.15 at the freeze; 0.72 and 0.90 after
- * the first change; 0.81 and 0.85 once the same contract needed every part settled
+ * the first change; 0.81 (17 of 21) and 0.85 once the same contract needed every part settled
  * (2026-11-27: precision bought with recall, as the issue ranks them). Issue 25 asks for
  * precision 0.95 with recall 0.8.
  */
-const FLOOR = { precision: 0.81, recall: 0.85, wrongOrientation: 0 };
+const FLOOR = { precision: 0.8, recall: 0.85, wrongOrientation: 0 };
