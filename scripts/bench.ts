@@ -29,6 +29,11 @@
  * `crossvenue` (issue 17: the matcher after a snapshot of 150,000 markets per venue;
  * `scripts/bench-crossvenue.ts`, in a child) also runs only when asked for. It prints its
  * figures; they are quoted in the notes section by hand.
+ *
+ * `matcher-labels` (issue 25: the matcher's precision and recall on the labelled pairs,
+ * development and frozen test parts, by the rules alone and with the adjudicator where
+ * SEISMO_BASE_URL and SEISMO_MODEL name a model; `scripts/bench-matcher-labels.ts`) runs
+ * only when asked for, and prints its figures.
  */
 
 import { execFile } from "node:child_process";
@@ -62,9 +67,10 @@ import { type BundleSize, buildAndMeasure, type FirstLoad, measureFirstLoad } fr
 import { runCrossVenueBench, summarize as summarizeCrossVenue } from "./bench-crossvenue";
 import { type HistoryBenchResult, runHistoryBench, summarize as summarizeHistory } from "./bench-history";
 import type { IngestBenchResult } from "./bench-ingest";
+import { runMatcherLabelsBench } from "./bench-matcher-labels";
 
 const DEFAULT_PHASES = ["dataset", "queries", "ingest", "load", "hostile", "web"] as const;
-const ALL_PHASES = [...DEFAULT_PHASES, "history", "crossvenue"] as const;
+const ALL_PHASES = [...DEFAULT_PHASES, "history", "crossvenue", "matcher-labels"] as const;
 const BENCH_EMAIL = "bench@epicenter.test";
 
 const { values } = parseArgs({
@@ -302,6 +308,8 @@ try {
     );
     for (const line of summarizeCrossVenue(crossVenue)) log(`crossvenue: ${line}`);
   }
+
+  if (only.has("matcher-labels")) await phase("matcher-labels", () => runMatcherLabelsBench(log));
 } finally {
   if (ownDataDir && !values.keep) rmSync(dataDir, { recursive: true, force: true });
   else log(`data dir kept: ${dataDir}`);

@@ -22,8 +22,10 @@ export const ZPairOrientation = z
 export type PairOrientation = z.infer<typeof ZPairOrientation>;
 
 export const ZPairMethod = z
-  .enum(["auto", "confirmed", "rejected"])
-  .describe("auto: proposed by the matcher, not reviewed; confirmed or rejected: decided by an admin");
+  .enum(["auto", "model", "confirmed", "rejected"])
+  .describe(
+    "auto: proposed by the matcher from both markets' texts, not reviewed; model: settled by the adjudicator (a language model reading both rules, its quotes in the reasons); confirmed or rejected: decided by an admin",
+  );
 export type PairMethod = z.infer<typeof ZPairMethod>;
 
 export const ZPairReviewAction = z
@@ -38,9 +40,11 @@ export const ZPairParams = z.object({ polymarket_id: polymarketId, kalshi_ticker
 
 export const ZPairListQuery = z.object({
   method: z
-    .enum(["auto", "confirmed", "rejected", "all"])
+    .enum(["auto", "model", "confirmed", "rejected", "all"])
     .default("auto")
-    .describe("Which pairs: auto (the candidates to review, the default), confirmed, rejected or all"),
+    .describe(
+      "Which pairs: auto (the candidates to review, the default), model (settled by the adjudicator), confirmed, rejected or all",
+    ),
   relation: z.enum(["same_contract", "related", "all"]).default("all").describe("Which relation (default all)"),
   q: z
     .string()
@@ -89,7 +93,12 @@ export const ZCrossVenuePairs = z
     pairs: z.array(ZCrossVenuePair),
     total: z.number().int().describe("Pairs matching every filter, for paging"),
     counts: z
-      .object({ auto: z.number().int(), confirmed: z.number().int(), rejected: z.number().int() })
+      .object({
+        auto: z.number().int(),
+        model: z.number().int(),
+        confirmed: z.number().int(),
+        rejected: z.number().int(),
+      })
       .describe("Pairs matching the relation and text filters, by method"),
   })
   .meta({ id: "CrossVenuePairs" });

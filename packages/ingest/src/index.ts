@@ -9,6 +9,13 @@
  */
 
 export {
+  ADJUDICATOR_SYSTEM,
+  type Adjudicator,
+  type Judgement,
+  judgementPrompt,
+  ZJudgement,
+} from "./crossvenue/adjudication";
+export {
   CLOSED_PASS_STEP_DAYS,
   type ClosedPassProgress,
   type ClosedPassStep,
@@ -17,6 +24,13 @@ export {
   recordMatcherRun,
   runClosedPassStep,
 } from "./crossvenue/closed-pass";
+export {
+  type Evaluation,
+  evaluateByFamily,
+  evaluatePairs,
+  evaluateWithAdjudicator,
+  type LabelledPair,
+} from "./crossvenue/evaluate";
 export {
   type KalshiMarketText,
   kalshiSide,

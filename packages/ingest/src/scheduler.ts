@@ -12,6 +12,7 @@
  * to finish, or with `{ abort: true }` aborts it, which removes its rows.
  */
 import { setTimeout as delay } from "node:timers/promises";
+import type { Adjudicator } from "./crossvenue/adjudication";
 import { recordMatcherRun, runClosedPassStep } from "./crossvenue/closed-pass";
 import { runMatcher } from "./crossvenue/matcher";
 import { consoleLogger, type Logger, systemClock } from "./logger";
@@ -58,6 +59,8 @@ export interface SchedulerOptions {
   onSnapshot?: (run: SyncRunSummary) => void;
   /** Pair the same questions across the venues after each snapshot (default true). */
   crossVenue?: boolean;
+  /** Reads the pairs the matcher's rules cannot settle (a language model); none by default. */
+  adjudicator?: Adjudicator;
 }
 
 export interface Scheduler {
@@ -94,7 +97,12 @@ export function createScheduler(given: SyncDeps, options: SchedulerOptions): Sch
     const isFull = lastFullMatch === undefined || started - lastFullMatch >= FULL_MATCH_EVERY_MS;
     // An hour's margin: a market's creation time is the venue's, a little before we see it.
     const since = isFull || lastMatch === undefined ? undefined : new Date(lastMatch - HOUR_MS);
-    const matcher = { warehouse: deps.warehouse, logger, clock };
+    const matcher = {
+      warehouse: deps.warehouse,
+      logger,
+      clock,
+      ...(options.adjudicator ? { adjudicator: options.adjudicator } : {}),
+    };
     matching ??= runMatcher(matcher, since ? { since } : {})
       .then(async (outcome) => {
         lastMatch = started;

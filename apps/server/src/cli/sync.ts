@@ -21,6 +21,7 @@ import {
 import { ConfigError, parseConfig } from "../config";
 import { openStores, StartupError } from "../deps";
 import { createLogger } from "../logger";
+import { seismoAdjudicator } from "../services/crossvenue/adjudicator";
 import { ingestDeps } from "../services/sync/sync-runtime";
 
 const USAGE = "Usage: npm run sync -- --once [--history [--markets N]] [--source polymarket|kalshi]";
@@ -77,7 +78,8 @@ async function main(): Promise<number> {
       // As the scheduler does after each snapshot: the same questions paired across the
       // venues, a full pass, logged where Admin → Cross-venue reads the matcher's runs.
       const startedAt = new Date();
-      const pairs = await runMatcher({ warehouse: stores.warehouse, logger });
+      const adjudicator = seismoAdjudicator(config.seismo);
+      const pairs = await runMatcher({ warehouse: stores.warehouse, logger, ...(adjudicator ? { adjudicator } : {}) });
       await recordMatcherRun(stores.warehouse, { startedAt, pass: "full", outcome: pairs });
       console.log(
         `cross-venue: ${pairs.sameContract} same-contract and ${pairs.related} related pairs from ${pairs.candidates} candidates in ${(pairs.durationMs / 1000).toFixed(1)} s`,

@@ -89,15 +89,25 @@ export function compareConditions(
       ),
     );
   };
-  const pOnly = namesNotSaid(named(pRules), k);
-  const kOnly = namesNotSaid(named(kRules), p);
+  // A title of several words is said when one of its words is ("the Democratic Primary" /
+  // "the Democratic nominee"): what counts is a party the other side never mentions at all.
+  const unsaid = (names: string[], other: string) => {
+    const said = new Set(wordsOf(plain(other)).map(stem));
+    return names.filter((name) => !name.split(" ").some((word) => word.length >= 4 && said.has(stem(word))));
+  };
+  const pOnly = unsaid(namesNotSaid(named(pRules), k), k);
+  const kOnly = unsaid(namesNotSaid(named(kRules), p), p);
   if (pOnly.length > 0) conflicts.push(`only Polymarket's rule requires ${pOnly.join(", ")}`);
   if (kOnly.length > 0) conflicts.push(`only Kalshi's rule requires ${kOnly.join(", ")}`);
 }
 
 /** A rule's condition: its first sentence from "if" on, without the venue's own wording around it. */
 export function conditionOf(rules: string): string {
-  const first = plain(rules).split(/(?<=[.!?])\s+(?=[A-Z])|\n/)[0] ?? "";
+  // A template's unfilled field ("|| Year ||") says nothing.
+  const first =
+    plain(rules)
+      .replace(/\|\|[^|]*\|\|/g, " ")
+      .split(/(?<=[.!?])\s+(?=[A-Z])|\n/)[0] ?? "";
   return first.replace(/^.*?\bif\b/i, "").replace(/,?\s*then the market resolves.*$/i, "");
 }
 

@@ -6,6 +6,14 @@
  * development part (`labelled-pairs.json`, `pairs-dev.json`) and the test part
  * (`pairs-test.json`), frozen before the matcher was changed against it (`SPLIT.md`).
  */
+import {
+  ADJUDICATOR_SYSTEM,
+  type Adjudicator,
+  applyJudgement,
+  judgementPrompt,
+  needsJudgement,
+  quoteProblem,
+} from "./adjudication";
 import { comparePair, type KalshiSide, type PairVerdict, type PolymarketSide, type Relation } from "./score";
 
 export interface LabelledPair {
@@ -36,6 +44,62 @@ export interface Evaluation {
 }
 
 export function evaluatePairs(labelled: readonly LabelledPair[]): Evaluation {
+  return evaluateVerdicts(labelled, (pair) => comparePair(pair.polymarket, pair.kalshi));
+}
+
+/**
+ * The same figures with the adjudicator reading the pairs the rules leave to it (as the
+ * matcher does: `needsJudgement`), its answer used when both quotes are in the rules.
+ * One call per such pair, one at a time; a failed call leaves the rules' verdict.
+ */
+export async function evaluateWithAdjudicator(
+  labelled: readonly LabelledPair[],
+  adjudicator: Adjudicator,
+  onProgress?: (done: number, asked: number) => void,
+): Promise<Evaluation & { asked: number; used: number; failed: number }> {
+  const verdicts = new Map<LabelledPair, PairVerdict>();
+  let [asked, used, failed] = [0, 0, 0];
+  for (const pair of labelled) {
+    const verdict = comparePair(pair.polymarket, pair.kalshi);
+    verdicts.set(pair, verdict);
+    if (!needsJudgement(verdict)) continue;
+    asked++;
+    try {
+      const judgement = await adjudicator.judge(
+        { system: ADJUDICATOR_SYSTEM, prompt: judgementPrompt({ ...pair, verdict }) },
+        AbortSignal.timeout(120_000),
+      );
+      if (quoteProblem(judgement, pair.polymarket, pair.kalshi)) continue;
+      used++;
+      verdicts.set(
+        pair,
+        applyJudgement(verdict, {
+          polymarket_id: pair.polymarket.id,
+          kalshi_ticker: pair.kalshi.ticker,
+          texts_hash: "",
+          model: adjudicator.model,
+          relation: judgement.relation,
+          orientation: judgement.orientation ?? "",
+          differing_part: judgement.differing_part ?? "",
+          polymarket_quote: judgement.polymarket_quote,
+          kalshi_quote: judgement.kalshi_quote,
+          accepted: true,
+          error: "",
+        }),
+      );
+    } catch {
+      failed++;
+    }
+    onProgress?.(verdicts.size, asked);
+  }
+  const evaluation = evaluateVerdicts(labelled, (pair) => verdicts.get(pair) as PairVerdict);
+  return { ...evaluation, asked, used, failed };
+}
+
+function evaluateVerdicts(
+  labelled: readonly LabelledPair[],
+  verdictOf: (pair: LabelledPair) => PairVerdict,
+): Evaluation {
   const relations: Relation[] = ["same_contract", "related", "different"];
   const confusion = Object.fromEntries(
     relations.map((label) => [label, Object.fromEntries(relations.map((predicted) => [predicted, 0]))]),
@@ -45,7 +109,7 @@ export function evaluatePairs(labelled: readonly LabelledPair[]): Evaluation {
   const falsePositives: Evaluation["falsePositives"] = [];
   const falseNegatives: Evaluation["falseNegatives"] = [];
   for (const pair of labelled) {
-    const verdict = comparePair(pair.polymarket, pair.kalshi);
+    const verdict = verdictOf(pair);
     confusion[pair.label][verdict.relation]++;
     const isPredicted = verdict.relation === "same_contract";
     const isActual = pair.label === "same_contract";

@@ -110,7 +110,8 @@ const ACTIONS: Record<string, RegExp> = {
   recognise: /\b(recognize|recognizes|recognise|recognises|recognition)\b/,
   nominate: /\b(nominate|nominates|nominated|nomination|nominee)\b/,
   announce: /\b(announce|announces|announced)\b/,
-  succeed: /\b(next|successor|become(?! law)|becomes(?! law))\b/,
+  // "the next Supreme Leader", not "the next presidential election".
+  succeed: /\b(next(?!(?:\s+[a-z]+){0,2}\s+elections?\b)|successor|become(?! law)|becomes(?! law))\b/,
   enact: /\b(becomes? law|signed into law|enacted|enacts)\b/,
   lead: /\b(lead|leads|rule|rules)\b/,
   handshake: /\b(shake hands|shakes hands|handshake)\b/,
@@ -124,6 +125,16 @@ const ACTIONS: Record<string, RegExp> = {
 
 /** The acts a text asks about (`ACTIONS`' names). */
 export function actionsOf(text: string): Set<string> {
+  const acts = actsOf(text);
+  // Winning a primary is being nominated: "win the Kansas Republican primary" / "the Republican nominee".
+  if (acts.has("win") && /\bprimar(y|ies)\b/i.test(text)) {
+    acts.delete("win");
+    acts.add("nominate");
+  }
+  return acts;
+}
+
+function actsOf(text: string): Set<string> {
   // A capitalised "Final" opening a title ("Final Fantasy VII") is a name, not a stage.
   const lower = plain(text)
     .replace(/\bFinal(?=\s+(?!Four\b|Round\b)[A-Z])/g, "")
@@ -401,6 +412,7 @@ export function clausesOf(rules: string, general?: string | null): Clauses {
   // "Death does NOT satisfy…", or a death settles at the last traded price instead.
   if (
     /\bdeath\b[^.]{0,80}\b(does not|doesn't|will not|won't|shall not)\s+(satisfy|count|qualify|resolve)/.test(text) ||
+    /\bdeath\b[^.]{0,40}\bis not (encompassed|included|counted)\b/.test(text) ||
     /\b(died|dies|death)\b[^.]{0,200}\blast traded price\b/.test(text)
   ) {
     clauses.death = "does not count";
@@ -421,16 +433,22 @@ export function clausesOf(rules: string, general?: string | null): Clauses {
       ? "does not count"
       : "counts";
   }
+  // Refusals first: "Announcements alone will not qualify" says an announcement is not enough.
   if (
-    /\bannounce\w*\b[^.]{0,160}\b(will|shall|would) (also )?(qualify|count|suffice)\b|\bannouncement\b[^.]{0,160}\bis also encompassed\b/.test(
+    /\bannounce\w*\b[^.]{0,40}\b(alone )?(will not|won't|does not|do not|shall not|is not|are not)\b[^.]{0,20}\b(qualify|count|suffice|sufficient|enough)\b/.test(
+      text,
+    ) ||
+    /\bmust (actually )?(be|have been) (opened|completed|held|implemented|enacted|carried out|in effect)\b|\bmust actually have\b/.test(
+      text,
+    )
+  ) {
+    clauses.announcement = "the act must happen";
+  } else if (
+    /\bannounc\w*\b[^.]{0,160}\b((will|shall|would) (also )?(qualify|count|suffice)|(also )?(qualifies|counts|suffices))\b|\bannouncement\b[^.]{0,160}\bis also encompassed\b|\bor announces?\b/.test(
       text,
     )
   ) {
     clauses.announcement = "enough";
-  } else if (
-    /\bmust (actually )?(be|have been) (opened|completed|held|implemented|enacted|carried out|in effect)\b/.test(text)
-  ) {
-    clauses.announcement = "the act must happen";
   }
   if (/\bfor any (length of time|duration|period)\b/.test(text)) clauses.duration = "any length";
   else {

@@ -26,6 +26,7 @@
 import type { Warehouse } from "@epicenter/warehouse";
 import { onCluster, storageTable, toDateTime64 } from "@epicenter/warehouse";
 import type { Clock, Logger } from "../logger";
+import { type Adjudicator, adjudicate, applyJudgement, needsJudgement, type StoredJudgement } from "./adjudication";
 import { STOP_WORDS } from "./features";
 import { comparePair, type KalshiSide, type PairVerdict, type PolymarketSide } from "./score";
 
@@ -33,6 +34,8 @@ export interface MatcherDeps {
   warehouse: Warehouse;
   logger?: Logger;
   clock?: Clock;
+  /** Reads the pairs the rules cannot settle (`adjudication.ts`); the matcher works alone without it. */
+  adjudicator?: Adjudicator;
 }
 
 export interface MatcherOptions {
@@ -257,27 +260,30 @@ export async function runMatcher(deps: MatcherDeps, options: MatcherOptions = {}
   for (const row of existing) {
     const holds =
       row.method === "confirmed" ||
-      (isPartial && row.method === "auto" && !scoredAgain.has(pairKey(row.polymarket_id, row.kalshi_ticker)));
+      (isPartial && isOwn(row.method) && !scoredAgain.has(pairKey(row.polymarket_id, row.kalshi_ticker)));
     if (holds && row.relation === "same_contract") taken.add(`p:${row.polymarket_id}`).add(`k:${row.kalshi_ticker}`);
   }
 
-  const verdicts = candidates.map((row) => ({ row, verdict: comparePair(polymarketSide(row), kalshiSide(row)) }));
+  const verdicts = await judged(
+    deps,
+    candidates
+      .filter((row) => !isDecided(known.get(pairKey(row.polymarket_id, row.kalshi_ticker))))
+      .map((row) => ({ row, verdict: comparePair(polymarketSide(row), kalshiSide(row)), method: "auto" as const })),
+    now,
+  );
   // The matcher's own pairs that no longer match (a date moved, a title changed): retired.
   const retired = verdicts
     .filter(({ verdict }) => verdict.relation === "different")
     .map(({ row }) => known.get(pairKey(row.polymarket_id, row.kalshi_ticker)))
-    .filter((before): before is PairRow => before?.method === "auto");
+    .filter((before): before is PairRow => before !== undefined && isOwn(before.method));
   const scored = verdicts
     .filter(({ verdict }) => verdict.relation !== "different")
     .sort((a, b) => b.verdict.score - a.verdict.score);
-  let reviewed = 0;
+  // Pairs an admin decided are left as they are, however they would score now.
+  const reviewed = candidates.length - verdicts.length;
   const found: PairRow[] = [];
-  for (const { row, verdict } of scored) {
+  for (const { row, verdict, method } of scored) {
     const before = known.get(pairKey(row.polymarket_id, row.kalshi_ticker));
-    if (before && before.method !== "auto") {
-      reviewed++;
-      continue;
-    }
     const final = onePerMarket(verdict, row, taken);
     found.push({
       polymarket_id: row.polymarket_id,
@@ -285,7 +291,7 @@ export async function runMatcher(deps: MatcherDeps, options: MatcherOptions = {}
       relation: final.relation,
       orientation: final.orientation,
       score: final.score,
-      method: "auto",
+      method,
       reasons: [...final.reasons, ...final.conflicts.map((conflict) => `differs: ${conflict}`)],
       matched_at: before?.matched_at ?? toDateTime64(now.getTime()),
       event: { polymarket: row.polymarket_event_id, kalshi: row.kalshi_event_ticker },
@@ -321,6 +327,34 @@ export async function runMatcher(deps: MatcherDeps, options: MatcherOptions = {}
   return outcome;
 }
 
+/** Written by an admin: the matcher never scores it again. */
+const isDecided = (pair: PairRow | undefined) => pair?.method === "confirmed" || pair?.method === "rejected";
+/** The matcher's own (its reading of the texts, or the adjudicator's answer): scored again each run. */
+const isOwn = (method: string) => method === "auto" || method === "model";
+
+interface Scored {
+  row: CandidateRow;
+  verdict: PairVerdict;
+  method: "auto" | "model";
+}
+
+/** The verdicts with the adjudicator's used answers applied, where one is configured. */
+async function judged(deps: MatcherDeps, verdicts: Scored[], now: Date): Promise<Scored[]> {
+  if (!deps.adjudicator) return verdicts;
+  const answers: Map<string, StoredJudgement> = await adjudicate(
+    { warehouse: deps.warehouse, adjudicator: deps.adjudicator, ...(deps.logger ? { logger: deps.logger } : {}) },
+    verdicts
+      .filter(({ verdict }) => needsJudgement(verdict))
+      .map(({ row, verdict }) => ({ polymarket: polymarketSide(row), kalshi: kalshiSide(row), verdict })),
+    now,
+  );
+  return verdicts.map((scored) => {
+    const answer = answers.get(pairKey(scored.row.polymarket_id, scored.row.kalshi_ticker));
+    if (!answer?.accepted || !needsJudgement(scored.verdict)) return scored;
+    return { ...scored, verdict: applyJudgement(scored.verdict, answer), method: "model" };
+  });
+}
+
 function onePerMarket(verdict: PairVerdict, row: CandidateRow, taken: Set<string>): PairVerdict {
   if (verdict.relation !== "same_contract") return verdict;
   const [p, k] = [`p:${row.polymarket_id}`, `k:${row.kalshi_ticker}`];
@@ -344,7 +378,7 @@ async function retirePairs(warehouse: Warehouse, pairs: readonly PairRow[]): Pro
   const ctx = { cluster: warehouse.cluster };
   await warehouse.command(
     `ALTER TABLE ${storageTable(ctx, "crossvenue", "market_pairs")}${onCluster(ctx)}
-     DELETE WHERE method = 'auto'
+     DELETE WHERE method IN ('auto', 'model')
        AND has(arrayZip({polymarket:Array(String)}, {kalshi:Array(String)}), (polymarket_id, kalshi_ticker))
      SETTINGS mutations_sync = 2`,
     {

@@ -73,7 +73,11 @@ export const RELATED_SCORE = 0.42;
 const DAY_MS = 86_400_000;
 
 export function comparePair(polymarket: PolymarketSide, kalshi: KalshiSide): PairVerdict {
-  const pText = [polymarket.question, polymarket.groupItemTitle].filter(Boolean).join(" — ");
+  // A party's initials after a candidate ("Gustavo Bolívar (HC)") qualify the name, not the question.
+  const pText = [polymarket.question, polymarket.groupItemTitle]
+    .filter(Boolean)
+    .join(" — ")
+    .replace(/\s*\([A-Z]{1,5}\)/g, "");
   // A nested market without a title of its own asks its event's question ("Who will…?" + "Name").
   const kText = [kalshi.title || kalshi.eventTitle, kalshi.yes_sub_title].filter(Boolean).join(" — ");
   const p = featuresOf(pText);
@@ -125,6 +129,21 @@ export function comparePair(polymarket: PolymarketSide, kalshi: KalshiSide): Pai
     kalshi.close_time,
   ]);
   compareDeadlines(pDeadline.end, kDeadline.end, reasons, conflicts);
+  // A side that says no deadline is dated by when it closes: agreeing with the other's
+  // deadline settles the window; a close date far off may be a backstop, so it says nothing.
+  const closeOf = (dates: ReadonlyArray<string | null | undefined>) =>
+    dates.filter((date): date is string => Boolean(date)).map((date) => date.slice(0, 10));
+  const agrees = (deadline: string, closes: string[]) =>
+    closes.some((close) => Math.abs(Date.parse(close) - Date.parse(deadline)) <= DAY_MS);
+  if (
+    pDeadline.end &&
+    !kDeadline.end &&
+    agrees(pDeadline.end, closeOf([kalshi.expected_expiration_time, kalshi.close_time]))
+  ) {
+    reasons.push(`same deadline: before ${pDeadline.end} (Kalshi's close)`);
+  } else if (kDeadline.end && !pDeadline.end && agrees(kDeadline.end, closeOf([polymarket.endDate]))) {
+    reasons.push(`same deadline: before ${kDeadline.end} (Polymarket's end)`);
+  }
   compareDates(featuresOf(pDeadline.rest), featuresOf(kDeadline.rest), reasons, conflicts);
   compareSources(polymarket.description, kalshi.rules_primary, reasons, conflicts);
   compareLabels(polymarket, kalshi, reasons, conflicts);
@@ -168,7 +187,22 @@ export function comparePair(polymarket: PolymarketSide, kalshi: KalshiSide): Pai
   // The same contract only when the texts settle every part, not merely when none differs:
   // the window, the act and who it is about, each said on both sides.
   const unsettled: string[] = [];
-  if (!reasons.some((reason) => reason.startsWith("same deadline") || reason === "they close the same day")) {
+  // Without a deadline or a close date, an event held once a year is dated by its year on
+  // both sides ("the 2026 NY-12 House seat" / "the 2026 midterms").
+  const [pYears, kYears] = [
+    featuresOf(`${pSaid} ${polymarket.description ?? ""}`).years,
+    featuresOf(`${kSaid} ${kalshi.rules_primary ?? ""}`).years,
+  ];
+  if (!pDeadline.end && !kDeadline.end && closes === undefined && pYears.size === 1 && kYears.size === 1) {
+    const [year] = [...pYears];
+    if (year !== undefined && kYears.has(year)) reasons.push(`same year: ${year}`);
+  }
+  if (
+    !reasons.some(
+      (reason) =>
+        reason.startsWith("same deadline") || reason.startsWith("same year") || reason === "they close the same day",
+    )
+  ) {
     unsettled.push("the window: no deadline or close date read on both sides");
   }
   const isSameAct =

@@ -9,6 +9,7 @@ import { catalogViews } from "./0008-catalog-views";
 import { crossVenue } from "./0009-crossvenue";
 import { pairReviews } from "./0010-pair-reviews";
 import { matcherRuns } from "./0011-matcher-runs";
+import { pairJudgements } from "./0012-pair-judgements";
 import type { WarehouseMigration } from "./types";
 
 /** Every warehouse migration, in the order it is applied. Append only. */
@@ -24,6 +25,7 @@ export const warehouseMigrations: readonly WarehouseMigration[] = [
   crossVenue,
   pairReviews,
   matcherRuns,
+  pairJudgements,
 ];
 
 export type { WarehouseMigration } from "./types";

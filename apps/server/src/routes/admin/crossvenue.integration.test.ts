@@ -121,7 +121,7 @@ const stored = async (pair: { polymarket: string; kalshi: string }) => find((awa
 describe("Admin → Cross-venue", () => {
   it("lists the matcher's candidates with both markets, prices, score and reasons, filtered and paged", async () => {
     const candidates = await list();
-    expect(candidates.counts).toEqual({ auto: 2, confirmed: 0, rejected: 0 });
+    expect(candidates.counts).toEqual({ auto: 2, model: 0, confirmed: 0, rejected: 0 });
     expect(candidates.total).toBe(2);
     // The same contract first.
     expect(candidates.pairs.map((pair) => pair.kalshi_ticker)).toEqual([MOJTABA.kalshi, BTC.kalshi]);
@@ -280,7 +280,7 @@ describe("Admin → Cross-venue", () => {
     expect(await stored(MOJTABA)).toMatchObject({ method: "rejected" });
     const after = await list();
     expect(find(after.pairs, MOJTABA)).toBeUndefined();
-    expect(after.counts).toEqual({ auto: 0, confirmed: 3, rejected: 1 });
+    expect(after.counts).toEqual({ auto: 0, model: 0, confirmed: 3, rejected: 1 });
     expect((await list("?method=rejected")).pairs.map((pair) => pair.kalshi_ticker)).toEqual([MOJTABA.kalshi]);
   });
 

@@ -26,17 +26,20 @@ import { signIn } from "../../testing/sign-in";
 import { createTestApp, type TestApp } from "../../testing/test-app";
 
 const USER = "screens@example.com";
+const ADMIN = "screens-admin@example.com";
 
 let t: TestApp;
 let replay: ReplayServer;
 let token: string;
+let adminToken: string;
 
 const get = (path: string, auth = true) =>
   t.app.request(path, auth ? { headers: { authorization: `Bearer ${token}` } } : {});
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { ALLOWED_EMAILS: USER } });
+  t = await createTestApp({ env: { ALLOWED_EMAILS: USER, ADMIN_EMAILS: ADMIN } });
   token = (await signIn(t, USER)).access_token;
+  adminToken = (await signIn(t, ADMIN)).access_token;
 });
 
 afterAll(async () => {
@@ -142,10 +145,42 @@ describe("the dashboards", () => {
     ]);
   });
 
+  it("lists the matcher's own pairs apart, and prices only pairs someone checked", async () => {
+    const tile = async (id: string) =>
+      rowsAsObjects((await (await get(`/api/dashboards/arbitrage-monitor/tiles/${id}`)).json()) as TileResult);
+    const unchecked = await tile("unchecked-pairs");
+    expect(unchecked.length).toBeGreaterThan(1);
+    expect(new Set(unchecked.map((row) => row.method))).toEqual(new Set(["auto"]));
+    expect(await tile("open-pairs")).toEqual([]);
+    // An admin reads both rules and confirms two of them: they move to the checked figures.
+    for (const row of unchecked.slice(0, 2)) {
+      const response = await t.app.request(
+        `/api/admin/crossvenue/pairs/${row.polymarket_id}/${row.kalshi_ticker}/confirm`,
+        {
+          method: "POST",
+          headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+          body: "{}",
+        },
+      );
+      expect(response.status).toBe(200);
+    }
+    const checked = await tile("open-pairs");
+    expect(checked.map((row) => row.kalshi_ticker).sort()).toEqual(
+      unchecked
+        .slice(0, 2)
+        .map((row) => row.kalshi_ticker)
+        .sort(),
+    );
+    expect(new Set(checked.map((row) => row.method))).toEqual(new Set(["confirmed"]));
+    expect((await tile("unchecked-pairs")).length).toBe(unchecked.length - 2);
+    const [count] = await tile("same-contract-pairs");
+    expect(Number(count?.pairs)).toBe(2);
+  });
+
   for (const [id, tiles] of [
     ["polymarket-pulse", 10],
     ["kalshi-pulse", 10],
-    ["arbitrage-monitor", 8],
+    ["arbitrage-monitor", 9],
   ] as const) {
     it(`runs every tile of ${id} with rows and no error`, async () => {
       const dashboard = (await (await get(`/api/dashboards/${id}`)).json()) as Dashboard;

@@ -33,7 +33,7 @@ const TABLES: Record<string, string> = {
   "kalshi.candles":
     "Kalshi's candles of every market, from the venue's live and historical APIs, back to the market's first day: one row per (ticker, period_minutes, end_period_ts) for periods of 1, 60 and 1440 minutes. Prices in dollars (0–1), volume and open interest in contracts, whatever shape the API used. Candles are sparse: a period exists only if something happened. A period with no trade has NULL trade prices (price_open … price_mean), not 0; forward-fill with price_previous or last_value(price_close) over the ticker's periods.",
   "crossvenue.market_pairs":
-    "The same question on Polymarket and Kalshi: one row per matched pair (polymarket_id, kalshi_ticker) after FINAL, from the matcher that runs after each snapshot or from an admin's review. relation says whether the two are the same contract (identical criteria, source and window) or only related (another threshold, date or source); only same_contract pairs that are not rejected should be compared for arbitrage. orientation says whether Polymarket's first outcome is Kalshi's yes (same) or no (inverse).",
+    "The same question on Polymarket and Kalshi: one row per matched pair (polymarket_id, kalshi_ticker) after FINAL, from the matcher that runs after each snapshot or from an admin's review. relation says whether the two are the same contract (identical criteria, source and window) or only related (another threshold, date or source); compare for arbitrage only same_contract pairs someone read both rules for (method confirmed or model); the matcher's own (auto) were the same contract 81 % of the time on held-out labelled pairs. orientation says whether Polymarket's first outcome is Kalshi's yes (same) or no (inverse).",
   "crossvenue.event_pairs":
     "Polymarket events and Kalshi events that hold matched markets: one row per pair of events after FINAL, with how many of their markets are paired.",
   "kalshi.trades":
@@ -304,7 +304,8 @@ const MARKET_PAIR: Record<string, string> = {
   orientation:
     "same when Polymarket's first outcome (usually Yes) means Kalshi's yes; inverse when it means Kalshi's no.",
   score: "How alike the two markets are, 0–1, from shared words and names, close dates and numbers.",
-  method: "Who decided: auto (the matcher), confirmed or rejected (an admin). A rejected pair is never proposed again.",
+  method:
+    "Who decided: auto (the matcher, from both markets' texts), model (the adjudicator, a language model reading both rules; its quotes are in reasons), confirmed or rejected (an admin). A rejected pair is never proposed again.",
   reasons: "What matched and what differs, in words (shared names, the same threshold, the close dates…).",
   matched_at: "When the pair was first proposed (UTC).",
   reviewed_by: "The admin who confirmed or rejected the pair (their user id); NULL for the matcher's own pairs.",

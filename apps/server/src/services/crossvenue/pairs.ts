@@ -100,7 +100,7 @@ const ORDER = {
 };
 
 interface PairFilter {
-  method: "auto" | "confirmed" | "rejected" | "all";
+  method: "auto" | "model" | "confirmed" | "rejected" | "all";
   relation: "same_contract" | "related" | "all";
   q: string;
   pair?: { polymarketId: string; kalshiTicker: string };
@@ -131,11 +131,13 @@ export async function listPairs(deps: PairReadDeps, query: z.output<typeof ZPair
       { params, settings: JOIN_SETTINGS },
     ),
   ]);
-  const byMethod = { auto: 0, confirmed: 0, rejected: 0 };
+  const byMethod = { auto: 0, model: 0, confirmed: 0, rejected: 0 };
   for (const row of counts)
     if (row.method in byMethod) byMethod[row.method as keyof typeof byMethod] = Number(row.pairs);
   const total =
-    query.method === "all" ? byMethod.auto + byMethod.confirmed + byMethod.rejected : byMethod[query.method];
+    query.method === "all"
+      ? byMethod.auto + byMethod.model + byMethod.confirmed + byMethod.rejected
+      : byMethod[query.method];
   return { pairs: await withReviewers(deps, rows, pairJson), total, counts: byMethod };
 }
 

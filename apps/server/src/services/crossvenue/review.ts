@@ -204,7 +204,7 @@ async function record(
 async function sameContractRivals(deps: PairReviewDeps, key: PairKey): Promise<PairRow[]> {
   const rivals = await deps.warehouse.query<PairRow>(
     `SELECT ${PAIR_COLUMNS} FROM crossvenue.market_pairs FINAL
-     WHERE relation = 'same_contract' AND method IN ('auto', 'confirmed')
+     WHERE relation = 'same_contract' AND method IN ('auto', 'model', 'confirmed')
        AND (polymarket_id = {polymarketId:String} OR kalshi_ticker = {kalshiTicker:String})
        AND NOT (polymarket_id = {polymarketId:String} AND kalshi_ticker = {kalshiTicker:String})`,
     { params: { ...key } },

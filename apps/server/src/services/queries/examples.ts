@@ -235,7 +235,7 @@ ORDER BY day`,
     id: "5e1a0000-0000-4000-8000-000000000015",
     title: "The same contract on both venues, and the price gap",
     description:
-      "Markets the matcher (or an admin) paired as the same contract on Polymarket and Kalshi, with each venue's Yes price now (Kalshi's turned round when its yes is Polymarket's second outcome) and the gap. The gap ignores fees, the spread, the depth of each book, settlement differences and timing: it is where to look, not a profit.",
+      "Markets paired as the same contract on Polymarket and Kalshi and checked (an admin confirmed them, or the adjudicator read both rules: method model; the matcher's unchecked pairs are method auto), with each venue's Yes price now (Kalshi's turned round when its yes is Polymarket's second outcome) and the gap. The gap ignores fees, the spread, the depth of each book, settlement differences and timing: it is where to look, not a profit.",
     sql: `SELECT p.question AS question, pairs.kalshi_ticker AS kalshi_ticker, pairs.orientation AS orientation,
   round(p.yes_probability, 3) AS polymarket_yes,
   round(if(pairs.orientation = 'same', k.last_price_dollars, 1 - k.last_price_dollars), 3) AS kalshi_yes,
@@ -244,7 +244,7 @@ ORDER BY day`,
 FROM crossvenue.market_pairs AS pairs FINAL
 INNER JOIN polymarket.markets_latest AS p FINAL ON p.id = pairs.polymarket_id
 INNER JOIN kalshi.markets_latest AS k FINAL ON k.ticker = pairs.kalshi_ticker
-WHERE pairs.relation = 'same_contract' AND pairs.method != 'rejected'
+WHERE pairs.relation = 'same_contract' AND pairs.method IN ('confirmed', 'model')
   AND NOT ifNull(p.closed, false) AND k.status IN ('active', 'open')
 ORDER BY gap DESC
 LIMIT 50`,
@@ -254,12 +254,12 @@ LIMIT 50`,
     id: "5e1a0000-0000-4000-8000-000000000016",
     title: "Pairs whose gap widened most today",
     description:
-      "Same-contract pairs with the gap between the venues' Yes prices at the day's first snapshot and at the latest one (UTC), widest change first. From the 10-minute snapshots of both venues; Kalshi's price turned round where its yes is Polymarket's second outcome.",
+      "Checked same-contract pairs (confirmed by an admin or settled by the adjudicator) with the gap between the venues' Yes prices at the day's first snapshot and at the latest one (UTC), widest change first. From the 10-minute snapshots of both venues; Kalshi's price turned round where its yes is Polymarket's second outcome.",
     sql: `WITH
   pairs AS (
     SELECT polymarket_id, kalshi_ticker, orientation
     FROM crossvenue.market_pairs FINAL
-    WHERE relation = 'same_contract' AND method != 'rejected'
+    WHERE relation = 'same_contract' AND method IN ('confirmed', 'model')
   ),
   pm AS (
     SELECT id, any(question) AS question,
@@ -289,11 +289,11 @@ LIMIT 25`,
     id: "5e1a0000-0000-4000-8000-000000000017",
     title: "One pair's price on both venues, from the full history",
     description:
-      "A paired Polymarket market's hourly price next to its Kalshi twin's hourly candle close, from each venue's price history (back to the market's start, not only the archive's snapshots), over the last days. polymarket_id and days are parameters; the Kalshi market is the one it is paired with as the same contract.",
+      "A paired Polymarket market's hourly price next to its Kalshi twin's hourly candle close, from each venue's price history (back to the market's start, not only the archive's snapshots), over the last days. polymarket_id and days are parameters; the Kalshi market is the one it is paired with as the same contract, checked by an admin or the adjudicator.",
     sql: `WITH pair AS (
   SELECT kalshi_ticker, orientation
   FROM crossvenue.market_pairs FINAL
-  WHERE polymarket_id = {polymarket_id:String} AND relation = 'same_contract' AND method != 'rejected'
+  WHERE polymarket_id = {polymarket_id:String} AND relation = 'same_contract' AND method IN ('confirmed', 'model')
   LIMIT 1
 )
 SELECT hour, venue, price

@@ -17,14 +17,22 @@ export function isSeismoConfigured(config: SeismoConfig): config is SeismoConfig
   return Boolean(config.baseUrl && config.model);
 }
 
-/** The configured model, or undefined when Seismo is not configured. */
-export function seismoModel(config: SeismoConfig): LanguageModel | undefined {
+/**
+ * The configured model, or undefined when Seismo is not configured. `structuredOutputs`
+ * asks the endpoint for answers that follow a JSON schema (`response_format` of type
+ * `json_schema`), as the cross-venue adjudicator does.
+ */
+export function seismoModel(
+  config: SeismoConfig,
+  options: { structuredOutputs?: boolean } = {},
+): LanguageModel | undefined {
   if (!isSeismoConfigured(config)) return undefined;
   const provider = createOpenAICompatible({
     name: "seismo",
     baseURL: config.baseUrl.replace(/\/+$/, ""),
     ...(config.apiKey ? { apiKey: config.apiKey } : {}),
     includeUsage: true,
+    ...(options.structuredOutputs ? { supportsStructuredOutputs: true } : {}),
   });
   return provider.chatModel(config.model);
 }

@@ -7,6 +7,7 @@ import { createScheduler, type Scheduler, SOURCES, type SyncDeps } from "@epicen
 import type { Warehouse } from "@epicenter/warehouse";
 import type { Logger } from "pino";
 import type { Config } from "../../config";
+import { seismoAdjudicator } from "../crossvenue/adjudicator";
 
 /** Ingest speaks pino's shape, so it takes the server's logger as it is. */
 export function ingestDeps(config: Pick<Config, "upstream">, warehouse: Warehouse, logger: Logger): SyncDeps {
@@ -14,16 +15,18 @@ export function ingestDeps(config: Pick<Config, "upstream">, warehouse: Warehous
 }
 
 export function startScheduler(
-  config: Pick<Config, "upstream" | "syncIntervalSeconds">,
+  config: Pick<Config, "upstream" | "syncIntervalSeconds" | "seismo">,
   warehouse: Warehouse,
   logger: Logger,
   /** Called after each snapshot lands: the sandbox takes a fresh snapshot for user SQL. */
   onSnapshot?: () => void,
 ): Scheduler | undefined {
   if (config.syncIntervalSeconds <= 0) return undefined;
+  const adjudicator = seismoAdjudicator(config.seismo);
   const scheduler = createScheduler(ingestDeps(config, warehouse, logger), {
     intervalSeconds: config.syncIntervalSeconds,
     sources: SOURCES,
+    ...(adjudicator ? { adjudicator } : {}),
     ...(onSnapshot ? { onSnapshot } : {}),
   });
   scheduler.start();

@@ -21,7 +21,7 @@ import { MarketCell, Reasons, RelationCell } from "./PairCells";
 import { PairForm } from "./PairForm";
 import { PairReviewLog } from "./PairReviewLog";
 
-type View = "auto" | "confirmed" | "rejected" | "log";
+type View = "auto" | "model" | "confirmed" | "rejected" | "log";
 type RelationFilter = "all" | "same_contract" | "related";
 
 const PAGE_SIZE = 50;
@@ -29,6 +29,8 @@ const ID_PREFIX = "cross-venue";
 
 const EMPTY: Record<Exclude<View, "log">, string> = {
   auto: "No candidates to review.",
+  model:
+    "No pairs settled by the adjudicator. It reads the pairs the rules cannot settle where Seismo's endpoint is configured.",
   confirmed: "No confirmed pairs.",
   rejected: "No rejected pairs.",
 };
@@ -79,6 +81,7 @@ export function CrossVenueSection() {
         onSelect={onSelect}
         tabs={[
           tab("auto", "Candidates"),
+          tab("model", "By the model"),
           tab("confirmed", "Confirmed"),
           tab("rejected", "Rejected"),
           { id: "log", label: "Change log" },

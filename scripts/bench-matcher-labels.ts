@@ -1,0 +1,56 @@
+/**
+ * The matcher on the labelled pairs (issue 25): `npm run bench -- --only matcher-labels`.
+ * Precision, recall and orientation errors of the same contract on the development part
+ * and the frozen test part (`fixtures/crossvenue/SPLIT.md`), per topic family, by the
+ * rules alone and, where Seismo's endpoint is configured (SEISMO_BASE_URL, SEISMO_MODEL,
+ * SEISMO_API_KEY), with the adjudicator reading the pairs the rules leave to it.
+ */
+import { readFileSync } from "node:fs";
+import {
+  type Evaluation,
+  evaluateByFamily,
+  evaluatePairs,
+  evaluateWithAdjudicator,
+  type LabelledPair,
+} from "@epicenter/ingest";
+import { seismoAdjudicator } from "../apps/server/src/services/crossvenue/adjudicator";
+
+const pairsOf = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../fixtures/crossvenue/${name}`, import.meta.url), "utf8")) as LabelledPair[];
+
+export const LABELLED_PARTS = {
+  development: () => [
+    ...pairsOf("labelled-pairs.json"),
+    ...pairsOf("pairs-dev.json"),
+    ...pairsOf("pairs-dev-more.json"),
+  ],
+  test: () => pairsOf("pairs-test.json"),
+};
+
+const line = (name: string, evaluation: Evaluation) => {
+  const same = evaluation.confusion.same_contract;
+  return `${name.padEnd(13)} pairs ${String(evaluation.pairs).padStart(3)}  same_contract ${String(same.same_contract + same.related + same.different).padStart(3)}  precision ${evaluation.precision.toFixed(3)}  recall ${evaluation.recall.toFixed(3)}  orientation errors ${evaluation.wrongOrientation}`;
+};
+
+export async function runMatcherLabelsBench(log: (line: string) => void): Promise<void> {
+  const env = process.env;
+  const adjudicator = seismoAdjudicator({
+    ...(env.SEISMO_BASE_URL ? { baseUrl: env.SEISMO_BASE_URL } : {}),
+    ...(env.SEISMO_MODEL ? { model: env.SEISMO_MODEL } : {}),
+    ...(env.SEISMO_API_KEY ? { apiKey: env.SEISMO_API_KEY } : {}),
+  });
+  for (const [part, pairs] of Object.entries(LABELLED_PARTS).map(([name, read]) => [name, read()] as const)) {
+    log(`${part}, the rules alone:`);
+    log(`  ${line("all", evaluatePairs(pairs))}`);
+    for (const { family, evaluation } of evaluateByFamily(pairs)) log(`  ${line(family, evaluation)}`);
+    if (!adjudicator) {
+      log(`${part}, with the adjudicator: not measured (set SEISMO_BASE_URL and SEISMO_MODEL to a model endpoint)`);
+      continue;
+    }
+    const judged = await evaluateWithAdjudicator(pairs, adjudicator);
+    log(
+      `${part}, with the adjudicator (${adjudicator.model}): asked ${judged.asked}, answers used ${judged.used}, calls failed ${judged.failed}`,
+    );
+    log(`  ${line("all", judged)}`);
+  }
+}
