@@ -4,6 +4,7 @@
  * editor, the arbitrage monitor's pairs and gaps, and the phone layout.
  */
 import { join } from "node:path";
+import { rowsAsObjects, type TileResult } from "@epicenter/contracts";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type BrowserSession, SCREENSHOT_DIR } from "./browser";
@@ -29,6 +30,34 @@ async function waitForTiles(page: Page): Promise<Record<string, string>> {
     })
     .toBe(0);
   return tileStates(page);
+}
+
+/** The World Cup pairs Admin → Cross-venue's test decides itself. */
+const ADMIN_TEST_MARKETS = new Set(["558934", "558978", "559651"]);
+
+/** As an admin would in Admin → Cross-venue: confirms `count` of the matcher's unchecked same-contract pairs. */
+async function confirmCandidates(page: Page, count: number): Promise<void> {
+  const token = await page.evaluate(() => JSON.parse(localStorage.getItem("epicenter.session") ?? "{}").accessToken);
+  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  let candidates: Array<Record<string, unknown>> = [];
+  // The server pairs the markets after its first snapshot of each venue.
+  await expect
+    .poll(
+      async () => {
+        const response = await fetch(`${baseUrl}/api/dashboards/arbitrage-monitor/tiles/unchecked-pairs`, { headers });
+        candidates = response.ok ? rowsAsObjects((await response.json()) as TileResult) : [];
+        return candidates.filter((row) => !ADMIN_TEST_MARKETS.has(String(row.polymarket_id))).length;
+      },
+      { timeout: 120_000, interval: 2_000 },
+    )
+    .toBeGreaterThanOrEqual(count);
+  for (const row of candidates.filter((row) => !ADMIN_TEST_MARKETS.has(String(row.polymarket_id))).slice(0, count)) {
+    const response = await fetch(
+      `${baseUrl}/api/admin/crossvenue/pairs/${row.polymarket_id}/${row.kalshi_ticker}/confirm`,
+      { method: "POST", headers, body: "{}" },
+    );
+    expect(response.status).toBe(200);
+  }
 }
 
 describe("dashboards", () => {
@@ -103,6 +132,8 @@ describe("dashboards", () => {
 
   it("shows open same-contract pairs of both venues with their gaps, links to both markets and the gap over time", async () => {
     const { page } = wide;
+    // The dashboard prices checked pairs only: an admin confirms two of the matcher's own.
+    await confirmCandidates(page, 2);
     // The server pairs the markets after its first snapshot of each venue.
     await expect
       .poll(

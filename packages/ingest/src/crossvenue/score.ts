@@ -129,21 +129,7 @@ export function comparePair(polymarket: PolymarketSide, kalshi: KalshiSide): Pai
     kalshi.close_time,
   ]);
   compareDeadlines(pDeadline.end, kDeadline.end, reasons, conflicts);
-  // A side that says no deadline is dated by when it closes: agreeing with the other's
-  // deadline settles the window; a close date far off may be a backstop, so it says nothing.
-  const closeOf = (dates: ReadonlyArray<string | null | undefined>) =>
-    dates.filter((date): date is string => Boolean(date)).map((date) => date.slice(0, 10));
-  const agrees = (deadline: string, closes: string[]) =>
-    closes.some((close) => Math.abs(Date.parse(close) - Date.parse(deadline)) <= DAY_MS);
-  if (
-    pDeadline.end &&
-    !kDeadline.end &&
-    agrees(pDeadline.end, closeOf([kalshi.expected_expiration_time, kalshi.close_time]))
-  ) {
-    reasons.push(`same deadline: before ${pDeadline.end} (Kalshi's close)`);
-  } else if (kDeadline.end && !pDeadline.end && agrees(kDeadline.end, closeOf([polymarket.endDate]))) {
-    reasons.push(`same deadline: before ${kDeadline.end} (Polymarket's end)`);
-  }
+  const isWindowSettled = settleWindow(polymarket, kalshi, { p: pDeadline.end, k: kDeadline.end }, closes, reasons);
   compareDates(featuresOf(pDeadline.rest), featuresOf(kDeadline.rest), reasons, conflicts);
   compareSources(polymarket.description, kalshi.rules_primary, reasons, conflicts);
   compareLabels(polymarket, kalshi, reasons, conflicts);
@@ -187,24 +173,7 @@ export function comparePair(polymarket: PolymarketSide, kalshi: KalshiSide): Pai
   // The same contract only when the texts settle every part, not merely when none differs:
   // the window, the act and who it is about, each said on both sides.
   const unsettled: string[] = [];
-  // Without a deadline or a close date, an event held once a year is dated by its year on
-  // both sides ("the 2026 NY-12 House seat" / "the 2026 midterms").
-  const [pYears, kYears] = [
-    featuresOf(`${pSaid} ${polymarket.description ?? ""}`).years,
-    featuresOf(`${kSaid} ${kalshi.rules_primary ?? ""}`).years,
-  ];
-  if (!pDeadline.end && !kDeadline.end && closes === undefined && pYears.size === 1 && kYears.size === 1) {
-    const [year] = [...pYears];
-    if (year !== undefined && kYears.has(year)) reasons.push(`same year: ${year}`);
-  }
-  if (
-    !reasons.some(
-      (reason) =>
-        reason.startsWith("same deadline") || reason.startsWith("same year") || reason === "they close the same day",
-    )
-  ) {
-    unsettled.push("the window: no deadline or close date read on both sides");
-  }
+  if (!isWindowSettled) unsettled.push("the window: no deadline or close date read on both sides");
   const isSameAct =
     reasons.some((reason) => reason.startsWith("asks the same") || reason.startsWith("asks the opposite")) ||
     reasons.some((reason) => reason.startsWith("same outcome")) ||
@@ -220,6 +189,45 @@ export function comparePair(polymarket: PolymarketSide, kalshi: KalshiSide): Pai
         ? "related"
         : "different";
   return { relation, orientation, score, reasons, conflicts: [...conflicts], unsettled };
+}
+
+/**
+ * Whether both sides are shown to ask about one window, with the reason: the same
+ * deadline read on both (`compareDeadlines`), the same close day, one side's deadline on
+ * the other's close (a side that says no deadline is dated by when it closes; a close far
+ * off may be a backstop, so it says nothing), or, with no date at all, the one year both
+ * name ("the 2026 NY-12 House seat" / "the 2026 midterms").
+ */
+function settleWindow(
+  polymarket: PolymarketSide,
+  kalshi: KalshiSide,
+  deadlines: { p: string | undefined; k: string | undefined },
+  closes: number | undefined,
+  reasons: string[],
+): boolean {
+  if (deadlines.p && deadlines.k) return reasons.some((reason) => reason.startsWith("same deadline"));
+  if (closes !== undefined && closes <= 1) return true;
+  const onClose = (deadline: string, dates: ReadonlyArray<string | null | undefined>) =>
+    dates.some((date) => date && Math.abs(Date.parse(date.slice(0, 10)) - Date.parse(deadline)) <= DAY_MS);
+  if (deadlines.p && onClose(deadlines.p, [kalshi.expected_expiration_time, kalshi.close_time])) {
+    reasons.push(`same deadline: before ${deadlines.p} (Kalshi's close)`);
+    return true;
+  }
+  if (deadlines.k && onClose(deadlines.k, [polymarket.endDate])) {
+    reasons.push(`same deadline: before ${deadlines.k} (Polymarket's end)`);
+    return true;
+  }
+  if (deadlines.p || deadlines.k || closes !== undefined) return false;
+  const pYears = featuresOf(
+    [polymarket.eventTitle, polymarket.question, polymarket.groupItemTitle, polymarket.description].join(" "),
+  ).years;
+  const kYears = featuresOf(
+    [kalshi.eventTitle, kalshi.title, kalshi.yes_sub_title, kalshi.rules_primary].join(" "),
+  ).years;
+  const [year] = [...pYears];
+  if (pYears.size !== 1 || kYears.size !== 1 || year === undefined || !kYears.has(year)) return false;
+  reasons.push(`same year: ${year}`);
+  return true;
 }
 
 /** 1 when the thresholds agree (or neither names one), 0 when they differ. */
