@@ -76,6 +76,10 @@ export const ZDashboardTile = z
     ),
     size: z.enum(["sm", "md", "lg"]).describe("sm: a quarter row, md: half, lg: the whole row"),
     formats: z.record(z.string(), ZValueFormat).describe("How to read each column's values"),
+    empty: z
+      .string()
+      .nullable()
+      .describe("What the tile says when its query returns no rows; null for the dashboards' general words"),
   })
   .meta({ id: "DashboardTile" });
 export type DashboardTile = z.infer<typeof ZDashboardTile>;

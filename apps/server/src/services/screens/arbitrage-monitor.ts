@@ -160,6 +160,9 @@ ORDER BY hour, pair`;
 
 const cents = "cents" as const;
 
+const NO_CHECKED_PAIRS =
+  "No checked pairs open with quotes yet. An admin confirms the matcher's unchecked candidates in Admin → Cross-venue; where a model endpoint is configured, the adjudicator settles them from both rules.";
+
 export const ARBITRAGE_MONITOR_TILES: readonly DashboardTile[] = [
   tile({
     id: "same-contract-pairs",
@@ -218,6 +221,7 @@ FROM gaps`,
     view: { kind: "table" },
     size: "lg",
     formats: PAIRS_FORMATS,
+    empty: NO_CHECKED_PAIRS,
   }),
   tile({
     id: "unchecked-pairs",
@@ -236,6 +240,7 @@ FROM gaps`,
       "Hourly gap between the two venues' mids for the five checked pairs with the widest gap now, over 7 days.",
     sql: GAP_OVER_TIME,
     view: { kind: "chart", type: "line", x: "hour", y: ["gross_gap"], series: "pair" },
+    empty: NO_CHECKED_PAIRS,
     size: "lg",
     formats: { hour: "datetime", gross_gap: cents },
   }),

@@ -41,6 +41,8 @@ export function tile(spec: {
   view: QueryView;
   size: DashboardTile["size"];
   formats: Record<string, ValueFormat>;
+  /** What the tile says without rows, where the general words would mislead. */
+  empty?: string;
 }): DashboardTile {
   return {
     kind: "tile",
@@ -49,6 +51,7 @@ export function tile(spec: {
     node: { kind: "sql", sql: spec.sql, title: spec.title, view: spec.view },
     size: spec.size,
     formats: spec.formats,
+    empty: spec.empty ?? null,
   };
 }
 

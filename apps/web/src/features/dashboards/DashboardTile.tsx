@@ -67,7 +67,9 @@ export function DashboardTileCard({
             <Spinner size={18} />
           </div>
         ) : result.data.row_count === 0 ? (
-          <div className={styles.tileLoading}>No rows yet: the archive has no data for this window.</div>
+          <div className={styles.tileLoading} data-testid="tile-empty">
+            {tile.empty ?? "No rows yet: the archive has no data for this window."}
+          </div>
         ) : (
           <TileView tile={tile} result={result.data} />
         )}
