@@ -5,6 +5,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     pool: "forks",
+    // Vitest's own report, then each tier's wall time and slowest files (the CI budget).
+    reporters: ["default", "./tests/reporters/tier-times.ts"],
     projects: [
       {
         test: {

@@ -28,8 +28,12 @@ describe("a run killed mid-way", () => {
       stdio: ["ignore", "pipe", "inherit"],
     });
     const exited = new Promise((resolve) => proc.on("exit", resolve));
-    while (h.replay.requests.length < 3) await new Promise((resolve) => setTimeout(resolve, 50));
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // Killed once it has asked for the stalled page and some batch has landed: rows on disk, run unfinished.
+    let wrote = false;
+    proc.stdout.on("data", (chunk: Buffer) => {
+      wrote ||= chunk.toString().includes("wrote");
+    });
+    await expect.poll(() => wrote && h.replay.requests.length >= 3, { timeout: 30_000, interval: 20 }).toBe(true);
     proc.kill("SIGKILL");
     await exited;
     h.replay.setFault(null);

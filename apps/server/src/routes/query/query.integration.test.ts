@@ -2,6 +2,7 @@ import {
   ZApiError,
   ZQueryResult,
   ZQueryStats,
+  ZRunHistory,
   ZRunQueryResponse,
   ZSavedQuery,
   ZSavedQueryList,
@@ -161,9 +162,10 @@ describe("POST /api/query", () => {
     const count = (stats: typeof before) => stats.queries.find((q) => q.query_id === example.id)?.execution_count ?? 0;
     const response = await run(ada, { query_id: example.id });
     expect(response.status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 100)); // runs are recorded after the answer
-    const after = ZQueryStats.parse(await (await t.app.request("/api/queries/stats", bearer(ada))).json());
-    expect(count(after)).toBe(count(before) + 1);
+    // Runs are recorded after the answer.
+    const stats = async () => ZQueryStats.parse(await (await t.app.request("/api/queries/stats", bearer(ada))).json());
+    await expect.poll(async () => count(await stats())).toBe(count(before) + 1);
+    const after = await stats();
     expect(after.queries.find((q) => q.query_id === example.id)?.last_executed_at).not.toBeNull();
   });
 
@@ -175,10 +177,14 @@ describe("POST /api/query", () => {
         (q) => q.query_id === example.id,
       );
     const before = await stats();
+    const runs = async () =>
+      ZRunHistory.parse(await (await t.app.request("/api/query/runs", bearer(grace))).json()).runs;
+    const runsBefore = (await runs()).length;
     // Another statement sent with the example's id: it runs, but is not the example's run.
     expect((await run(grace, { query: "SELECT 1", query_id: example.id })).status).toBe(200);
     expect((await run(grace, { query: `  ${example.sql}  `, query_id: example.id })).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Both runs are recorded (after their answers) before the count is read.
+    await expect.poll(async () => (await runs()).length).toBe(runsBefore + 2);
     const after = await stats();
     expect(after?.execution_count).toBe((before?.execution_count ?? 0) + 1);
   });
@@ -299,12 +305,12 @@ describe("saved queries", () => {
   it("keeps the run statistics of a private query to its owner", async () => {
     const secret = ZSavedQuery.parse(await (await save(ada, { title: "Private stats", sql: "SELECT 5" })).json());
     expect((await run(ada, { query_id: secret.id })).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 100));
     const ids = async (token: string) =>
       ZQueryStats.parse(await (await t.app.request("/api/queries/stats", bearer(token))).json()).queries.map(
         (entry) => entry.query_id,
       );
-    expect(await ids(ada)).toContain(secret.id);
+    // Recorded after the answer.
+    await expect.poll(() => ids(ada)).toContain(secret.id);
     expect(await ids(grace)).not.toContain(secret.id);
   });
 
