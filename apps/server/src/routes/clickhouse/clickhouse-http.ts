@@ -15,6 +15,7 @@
  *   sandbox and its limits, a run recorded with origin `clickhouse`. The engine formats the
  *   answer; it streams to the client as it is produced (or whole, with a true
  *   `X-ClickHouse-Summary`, under `wait_end_of_query=1`).
+ * - `session_id`: a session keeps the settings it `SET`s (`services/clickhouse/sessions.ts`).
  * - Errors are ClickHouse's text with `X-ClickHouse-Exception-Code`.
  */
 import { randomUUID } from "node:crypto";
@@ -34,10 +35,13 @@ import {
   OUTPUT_FORMATS,
   PROTOCOL_PARAMETERS,
 } from "../../services/clickhouse/protocol";
-import { prepareStatement, type ServerFacts } from "../../services/clickhouse/statement";
+import { createSessionStore, MAX_SESSION_TIMEOUT_SECONDS, type SessionStore } from "../../services/clickhouse/sessions";
+import { prepareStatement, type ServerFacts, setStatementOf } from "../../services/clickhouse/statement";
 import { type QueryServiceDeps, streamQuery } from "../../services/queries/run-query";
 
 const QUERY_ID = /^[\x21-\x7e]{1,128}$/;
+/** ClickHouse's clients send UUIDs or short names. */
+const SESSION_ID = /^[\x21-\x7e]{1,128}$/;
 
 export interface ClickHouseHttpDeps extends QueryServiceDeps {
   access: AccessDeps;
@@ -68,6 +72,8 @@ class Failed extends Error {
  */
 export function clickhouseHttp(deps: ClickHouseHttpDeps, base: string): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  // Its own port forwards here, so one store serves both.
+  const sessions = createSessionStore(deps.clock);
   let facts: Promise<ServerFacts> | undefined;
   const serverFacts = () => {
     facts ??= deps.warehouse
@@ -79,7 +85,7 @@ export function clickhouseHttp(deps: ClickHouseHttpDeps, base: string): Hono<App
   const query = async (c: Context<AppEnv>) => {
     const server = await serverFacts();
     try {
-      return await answer(c, deps, server);
+      return await answer(c, deps, server, sessions);
     } catch (error) {
       const failed = error instanceof Failed ? error.failure : failureOf(error);
       if (!failed) throw error;
@@ -106,7 +112,12 @@ export function clickhouseHttp(deps: ClickHouseHttpDeps, base: string): Hono<App
   return app;
 }
 
-async function answer(c: Context<AppEnv>, deps: ClickHouseHttpDeps, server: ServerFacts): Promise<Response> {
+async function answer(
+  c: Context<AppEnv>,
+  deps: ClickHouseHttpDeps,
+  server: ServerFacts,
+  sessions: SessionStore,
+): Promise<Response> {
   const url = new URL(c.req.url);
   const form = await readRequest(c);
   const parameters = new Map([...url.searchParams, ...form.fields]);
@@ -122,7 +133,16 @@ async function answer(c: Context<AppEnv>, deps: ClickHouseHttpDeps, server: Serv
   }
 
   const principal = await authenticate(c, deps.access, url);
-  const settings = readSettings(parameters);
+  const session = sessionOf(parameters, principal, sessions);
+  const assignments = setStatementOf(text);
+  if (assignments) {
+    // Checked as URL settings are; kept for the session's later requests (none without one).
+    readSettings(new Map(assignments));
+    if (session) sessions.set(session.owner, session.id, assignments, session.timeoutSeconds);
+    return c.body(null, 200, { "x-clickhouse-summary": summary(0, 0), "x-clickhouse-timezone": "UTC" });
+  }
+  // The session's settings first, the request's own over them.
+  const settings = readSettings(new Map([...(session?.settings ?? []), ...parameters]));
   const database = databaseOf(parameters.get("database") ?? c.req.header("x-clickhouse-database"));
   const prepared = prepareStatement(text, database, server);
   const format =
@@ -298,6 +318,55 @@ function readSettings(parameters: Map<string, string>): { rowLimits: number[] } 
     if ((name === "max_result_rows" || name === "limit") && Number(value) > 0) rowLimits.push(Number(value));
   }
   return { rowLimits };
+}
+
+/**
+ * The caller's session, when the request names one: its settings so far (none for a new
+ * one), or a failure when `session_check=1` asks for a session that is not live, or the id
+ * or timeout cannot be used.
+ */
+function sessionOf(
+  parameters: Map<string, string>,
+  principal: { userId: string; apiKeyId?: string | null },
+  sessions: SessionStore,
+):
+  | { owner: string; id: string; timeoutSeconds: number | undefined; settings: ReadonlyMap<string, string> | undefined }
+  | undefined {
+  const id = parameters.get("session_id");
+  if (id === undefined || id === "") return undefined;
+  if (!SESSION_ID.test(id)) {
+    throw new Failed(
+      failure(400, 36, "BAD_ARGUMENTS", "session_id must be 1 to 128 printable ASCII characters without spaces"),
+    );
+  }
+  const timeout = parameters.get("session_timeout");
+  const timeoutSeconds = timeout === undefined || timeout === "" ? undefined : Number(timeout);
+  if (
+    timeoutSeconds !== undefined &&
+    !(Number.isInteger(timeoutSeconds) && timeoutSeconds > 0 && timeoutSeconds <= MAX_SESSION_TIMEOUT_SECONDS)
+  ) {
+    throw new Failed(
+      failure(
+        400,
+        36,
+        "BAD_ARGUMENTS",
+        `session_timeout must be a whole number of seconds from 1 to ${MAX_SESSION_TIMEOUT_SECONDS}; got ${timeout}`,
+      ),
+    );
+  }
+  const owner = principal.apiKeyId ?? principal.userId;
+  const settings = sessions.settings(owner, id, timeoutSeconds);
+  if (!settings && parameters.get("session_check") === "1") {
+    throw new Failed(
+      failure(
+        404,
+        372,
+        "SESSION_NOT_FOUND",
+        `Session ${id} not found (sessions end after being idle for their session_timeout)`,
+      ),
+    );
+  }
+  return { owner, id, timeoutSeconds, settings };
 }
 
 function databaseOf(requested: string | undefined): string {

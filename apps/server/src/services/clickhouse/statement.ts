@@ -75,6 +75,38 @@ export function prepareStatement(text: string, database: string, server: ServerF
   return { sql: rewrite(sql, server), format };
 }
 
+/**
+ * The assignments of a `SET name = value[, …]` statement (a session's settings, as drivers
+ * send them on connect), or undefined when `text` is another statement. A malformed SET is
+ * a syntax error. `CREATE TEMPORARY TABLE` is refused with what a session does keep.
+ */
+export function setStatementOf(text: string): Array<[string, string]> | undefined {
+  const code = tokenizeSql(text).filter((token) => isCode(token) && token.kind !== "semicolon");
+  if (isWord(code[0], "CREATE") && isWord(code[1], "TEMPORARY")) {
+    throw new StatementError(
+      "Temporary tables are not kept here: the archive is read-only. A session (session_id) keeps the settings it SETs; put the data in a subquery or WITH instead",
+      48,
+      "NOT_IMPLEMENTED",
+    );
+  }
+  if (!isWord(code[0], "SET")) return undefined;
+  const assignments: Array<[string, string]> = [];
+  for (let at = 1; at < code.length; at += 4) {
+    const [name, equals, value, comma] = code.slice(at, at + 4);
+    const isValue = value?.kind === "number" || value?.kind === "string" || value?.kind === "word";
+    const isEnd = comma === undefined || (comma.kind === "punctuation" && comma.value === ",");
+    if (name?.kind !== "word" || equals?.value !== "=" || !isValue || !isEnd || (comma && at + 4 >= code.length)) {
+      throw new StatementError("SET takes name = value pairs separated by commas", 62, "SYNTAX_ERROR");
+    }
+    assignments.push([name.value, value.kind === "string" ? unquoted(value.value) : value.value]);
+  }
+  if (assignments.length === 0) throw new StatementError("SET needs a setting: SET name = value", 62, "SYNTAX_ERROR");
+  return assignments;
+}
+
+const unquoted = (literal: string) =>
+  literal.startsWith("'") ? literal.slice(1, -1).replace(/\\(.)|''/g, (pair, escaped) => escaped ?? "'") : literal;
+
 /** `system.x` → the catalogue views, and the server functions → fixed values. */
 function rewrite(sql: string, server: ServerFacts): string {
   const tokens = tokenizeSql(sql);
