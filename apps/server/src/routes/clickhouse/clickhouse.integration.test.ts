@@ -5,19 +5,14 @@
  * `CLICKHOUSE_HTTP_PORT` port (it cannot take a path). Raw requests cover what clients
  * send that a client library hides: formats, introspection, settings, refusals.
  */
-import type { AddressInfo } from "node:net";
-import { type ClickHouseClient, ClickHouseError, createClient } from "@clickhouse/client";
+import { type ClickHouseClient, ClickHouseError } from "@clickhouse/client";
 import { schema } from "@epicenter/db";
-import { toDateTime64 } from "@epicenter/warehouse";
-import { serve } from "@hono/node-server";
 import { ClickHouse } from "clickhouse";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clickhouseRoot } from "../../app";
-import { allowEmail } from "../../services/admin/admin";
 import { OUTPUT_FORMATS } from "../../services/clickhouse/protocol";
-import { json, signIn } from "../../testing/sign-in";
-import { createTestApp, type TestApp } from "../../testing/test-app";
+import { type ClickHouseInterface, startClickHouseInterface } from "../../testing/clickhouse-interface";
+import type { TestApp } from "../../testing/test-app";
 
 let t: TestApp;
 let key: string;
@@ -25,76 +20,21 @@ let session: string;
 let base: string;
 let rootBase: string;
 let client: ClickHouseClient;
-let connect: (options?: Parameters<typeof createClient>[0]) => ClickHouseClient;
-const servers: ReturnType<typeof serve>[] = [];
-
-async function listen(fetch: (request: Request) => Response | Promise<Response>): Promise<string> {
-  const server = serve({ fetch, port: 0, hostname: "127.0.0.1" });
-  servers.push(server);
-  await new Promise((resolve) => server.once("listening", resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+let connect: ClickHouseInterface["connect"];
+let post: ClickHouseInterface["post"];
+let rowsOf: ClickHouseInterface["rowsOf"];
+let chi: ClickHouseInterface;
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { ALLOWED_EMAILS: "ada@example.com" } });
-  const now = toDateTime64(Date.now());
-  await t.stores.warehouse.insert(
-    "polymarket.markets",
-    ["m1", "m2", "m3"].map((id, index) => ({
-      sync_timestamp: now,
-      id,
-      event_id: "e1",
-      question: `Will ${id} happen?`,
-      volume24hr: (index + 1) * 100,
-      raw: "{}",
-    })),
-  );
-  await t.stores.warehouse.insert("kalshi.markets", [{ sync_timestamp: now, ticker: "K-1", title: "Kalshi one" }]);
-  await t.stores.warehouse.command(
-    "CREATE TABLE IF NOT EXISTS internal.secret (id UInt32, value String) ENGINE = MergeTree ORDER BY id",
-  );
-  await t.stores.warehouse.insert("internal.secret", [{ id: 1, value: "hunter2" }]);
-  const ada = await signIn(t, "ada@example.com");
-  session = ada.access_token;
-  await allowEmail({ db: t.stores.appDatabase.db, adminEmails: [] }, "ada@example.com", "test");
-  const created = await t.app.request(
-    "/api/keys/create",
-    json({ name: "bi", user_id: ada.user.id }, { token: session }),
-  );
-  key = ((await created.json()) as { key: string }).key;
-  const origin = await listen(t.app.fetch);
-  base = `${origin}/clickhouse`;
-  rootBase = await listen(clickhouseRoot(t.app));
-  // The client reads a path in `url` as a database name; a path before its own is `pathname`.
-  connect = (options = {}) =>
-    createClient({ url: origin, pathname: "/clickhouse", username: "epicenter", password: key, ...options });
+  chi = await startClickHouseInterface();
+  ({ t, key, session, base, rootBase, connect, post, rowsOf } = chi);
   client = connect();
 });
 
 afterAll(async () => {
   await client?.close();
-  for (const server of servers) server.close();
-  await t?.close();
+  await chi?.close();
 });
-
-/** A raw request as a client sends it: the statement as the body, the key as Basic auth. */
-function post(sql: string, search = "", headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${base}/?${search}`, {
-    method: "POST",
-    body: sql,
-    headers: { authorization: `Basic ${Buffer.from(`any:${key}`).toString("base64")}`, ...headers },
-  });
-}
-
-async function rowsOf(sql: string, search = ""): Promise<string[][]> {
-  const response = await post(sql, search);
-  expect(response.status, await response.clone().text()).toBe(200);
-  return (await response.text())
-    .trimEnd()
-    .split("\n")
-    .filter((line) => line !== "")
-    .map((line) => line.split("\t"));
-}
 
 describe("@clickhouse/client", () => {
   it("pings", async () => {
@@ -314,50 +254,6 @@ describe("what connecting tools send", () => {
       return runs.map((run) => run.sql);
     };
     await expect.poll(recorded, { timeout: 5_000 }).toContain("SELECT 'recorded' AS marker");
-  });
-});
-
-describe("sessions (session_id)", () => {
-  it("keeps the settings a session SETs for its later requests, and only its own", async () => {
-    const session = `s-${Date.now()}`;
-    const sql = "SELECT number FROM numbers(10)";
-    expect(
-      (await post("SET max_result_rows = 3, result_overflow_mode = 'break'", `session_id=${session}`)).status,
-    ).toBe(200);
-    expect(await rowsOf(sql, `session_id=${session}`)).toHaveLength(3);
-    // The request's own settings go over the session's.
-    expect(await rowsOf(sql, `session_id=${session}&limit=2`)).toHaveLength(2);
-    // Another session, or none: the settings are not theirs.
-    expect(await rowsOf(sql, `session_id=${session}-other`)).toHaveLength(10);
-    expect(await rowsOf(sql)).toHaveLength(10);
-    // A SET without a session changes nothing after it, as on a ClickHouse server.
-    expect((await post("SET max_result_rows = 1")).status).toBe(200);
-    expect(await rowsOf(sql)).toHaveLength(10);
-  });
-
-  it("works through @clickhouse/client's session_id, and checks what a session may SET", async () => {
-    const sessionClient = connect({ session_id: `client-${Date.now()}` });
-    try {
-      await sessionClient.command({ query: "SET max_result_rows = 2" });
-      const result = await sessionClient.query({ query: "SELECT number FROM numbers(10)", format: "JSONEachRow" });
-      expect(await result.json()).toEqual([{ number: "0" }, { number: "1" }]);
-      const refused = await sessionClient.command({ query: "SET max_threads = 64" }).catch((error: unknown) => error);
-      expect(refused).toBeInstanceOf(ClickHouseError);
-      expect((refused as ClickHouseError).code).toBe("164");
-    } finally {
-      await sessionClient.close();
-    }
-  });
-
-  it("says when a checked session is not live, and what a session does not keep", async () => {
-    const missing = await post("SELECT 1", "session_id=nobody-opened-this&session_check=1");
-    expect(missing.status).toBe(404);
-    expect(missing.headers.get("x-clickhouse-exception-code")).toBe("372");
-    expect(await missing.text()).toMatch(/^Code: 372\. DB::Exception: Session nobody-opened-this not found/);
-    const temporary = await post("CREATE TEMPORARY TABLE t (x UInt8)", "session_id=with-temp");
-    expect(temporary.status).toBe(400);
-    expect(await temporary.text()).toMatch(/Temporary tables are not kept here.*keeps the settings it SETs/);
-    expect((await post("SELECT 1", "session_id=x&session_timeout=99999")).status).toBe(400);
   });
 });
 

@@ -105,7 +105,9 @@ export function setStatementOf(text: string): Array<[string, string]> | undefine
 }
 
 const unquoted = (literal: string) =>
-  literal.startsWith("'") ? literal.slice(1, -1).replace(/\\(.)|''/g, (pair, escaped) => escaped ?? "'") : literal;
+  literal.startsWith("'")
+    ? literal.slice(1, -1).replace(/\\(.)|''/g, (_pair: string, escaped: string | undefined) => escaped ?? "'")
+    : literal;
 
 /** `system.x` → the catalogue views, and the server functions → fixed values. */
 function rewrite(sql: string, server: ServerFacts): string {
