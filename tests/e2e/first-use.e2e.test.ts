@@ -73,8 +73,21 @@ describe("a new user's first session", () => {
     await option.first().waitFor();
     // A regular expression: Playwright's text match ignores case, this must not.
     expect(await page.locator(".cm-tooltip-autocomplete li", { hasText: /TOSTARTOFHOUR/ }).count()).toBe(0);
-    await option.first().click();
-    await expect.poll(() => editor().textContent()).toContain("toStartOfHour");
+    // Under load the list can be drawn again as the click lands (seen in CI): click until it takes.
+    await expect
+      .poll(
+        async () => {
+          if (!(await editor().textContent())?.includes("toStartOfHour")) {
+            await option
+              .first()
+              .click({ timeout: 2_000 })
+              .catch(() => undefined);
+          }
+          return editor().textContent();
+        },
+        { timeout: 20_000 },
+      )
+      .toContain("toStartOfHour");
 
     await replaceSql("SELECT  FROM polymarket.markets_latest");
     await page.keyboard.press("Control+Home");
