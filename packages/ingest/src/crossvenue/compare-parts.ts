@@ -129,7 +129,8 @@ const TEMPLATE_NAMES: ReadonlySet<string> = new Set([
 /**
  * The words a question asks with: when most of them (its names aside) are never said on
  * the other side, question, event or rules, the two ask different things ("Will AI be
- * charged with a crime?" / "AI regulation").
+ * charged with a crime?" / "AI regulation"). Answers how many of them the other side never
+ * says: none on either side settles the act and the subject of questions without names.
  */
 export function compareWording(question: string, other: string, side: string, conflicts: Conflicts): number {
   // The deadline and the act are compared on their own, synonyms and all ("out" / "leave").
