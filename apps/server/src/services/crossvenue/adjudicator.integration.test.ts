@@ -71,6 +71,15 @@ async function addCandidate(name: string, polymarketId: string, ticker: string):
 
 const answer = (judgement: Record<string, unknown>) => ({ text: JSON.stringify(judgement) });
 
+/** The model's answer for a pair whose rules name different sources, quoting both. */
+const SOURCE_DIFFERS = answer({
+  relation: "related",
+  orientation: "same",
+  differing_part: "the resolution source",
+  polymarket_quote: "official statements of the Iranian government only",
+  kalshi_quote: "a consensus of media reporting",
+});
+
 beforeAll(async () => {
   llm = await startFakeLlm();
   warehouse = openWarehouse({ path: join(dir, "warehouse"), poolSize: 2 });
@@ -102,15 +111,7 @@ describe("the adjudicator", () => {
     await runMatcher({ warehouse, clock: () => new Date(now) });
     expect((await pairs())[0]).toMatchObject({ relation: "same_contract", method: "auto" });
 
-    llm.script([
-      answer({
-        relation: "related",
-        orientation: "same",
-        differing_part: "the resolution source",
-        polymarket_quote: "official statements of the Iranian government only",
-        kalshi_quote: "a consensus of media reporting",
-      }),
-    ]);
+    llm.script([SOURCE_DIFFERS]);
     await runMatcher({ warehouse, clock: () => new Date(now + 60_000), ...(adjudicator ? { adjudicator } : {}) });
     const [pair] = await pairs();
     expect(pair).toMatchObject({ relation: "related", method: "model" });
@@ -182,15 +183,7 @@ describe("the adjudicator", () => {
     await warehouse.command("TRUNCATE TABLE internal.pair_judgements");
     const asked = llm.requests.length;
     const adjudicator = seismoAdjudicator({ baseUrl: llm.url, model: "judge" });
-    llm.script([
-      answer({
-        relation: "related",
-        orientation: "same",
-        differing_part: "the resolution source",
-        polymarket_quote: "official statements of the Iranian government only",
-        kalshi_quote: "a consensus of media reporting",
-      }),
-    ]);
+    llm.script([SOURCE_DIFFERS]);
     await runMatcher({ warehouse, clock: () => new Date(now + 360_000), ...(adjudicator ? { adjudicator } : {}) });
     // Only the model's own pair was asked again (its stored answer gone); the confirmed one never.
     const sent = llm.requests.slice(asked).map((request) => JSON.stringify(request.body.messages));
