@@ -213,37 +213,50 @@ export async function adjudicate(
   return answers;
 }
 
+/**
+ * One pair put to the adjudicator, its answer checked against both rules, as stored:
+ * `accepted` false (and why, in `error`) when a quote is not in its rules. Rejects when
+ * the call fails.
+ */
+export async function askAdjudicator(
+  adjudicator: Adjudicator,
+  request: JudgementRequest,
+  textsHash: string,
+  timeoutMs: number,
+): Promise<StoredJudgement> {
+  const judgement = await adjudicator.judge(
+    { system: ADJUDICATOR_SYSTEM, prompt: judgementPrompt(request) },
+    AbortSignal.timeout(timeoutMs),
+  );
+  const problem = quoteProblem(judgement, request.polymarket, request.kalshi);
+  return {
+    polymarket_id: request.polymarket.id,
+    kalshi_ticker: request.kalshi.ticker,
+    texts_hash: textsHash,
+    model: adjudicator.model,
+    relation: judgement.relation,
+    orientation: judgement.orientation ?? "",
+    differing_part: judgement.differing_part ?? "",
+    polymarket_quote: judgement.polymarket_quote,
+    kalshi_quote: judgement.kalshi_quote,
+    accepted: problem === undefined,
+    error: problem ?? "",
+  };
+}
+
 /** The answer, usable or not; undefined when the call failed (asked again next run). */
 async function askOne(
   deps: AdjudicationDeps,
   request: JudgementRequest,
   hash: string,
 ): Promise<StoredJudgement | undefined> {
-  const base = {
-    polymarket_id: request.polymarket.id,
-    kalshi_ticker: request.kalshi.ticker,
-    texts_hash: hash,
-    model: deps.adjudicator.model,
-  };
+  const pair = { polymarket_id: request.polymarket.id, kalshi_ticker: request.kalshi.ticker };
   try {
-    const judgement = await deps.adjudicator.judge(
-      { system: ADJUDICATOR_SYSTEM, prompt: judgementPrompt(request) },
-      AbortSignal.timeout(deps.timeoutMs ?? 60_000),
-    );
-    const problem = quoteProblem(judgement, request.polymarket, request.kalshi);
-    if (problem) deps.logger?.warn({ ...base, problem }, "adjudicator answer not used");
-    return {
-      ...base,
-      relation: judgement.relation,
-      orientation: judgement.orientation ?? "",
-      differing_part: judgement.differing_part ?? "",
-      polymarket_quote: judgement.polymarket_quote,
-      kalshi_quote: judgement.kalshi_quote,
-      accepted: problem === undefined,
-      error: problem ?? "",
-    };
+    const row = await askAdjudicator(deps.adjudicator, request, hash, deps.timeoutMs ?? 60_000);
+    if (!row.accepted) deps.logger?.warn({ ...pair, problem: row.error }, "adjudicator answer not used");
+    return row;
   } catch (error) {
-    deps.logger?.warn({ ...base, error: String(error) }, "adjudicator call failed");
+    deps.logger?.warn({ ...pair, error: String(error) }, "adjudicator call failed");
     return undefined;
   }
 }

@@ -6,14 +6,7 @@
  * development part (`labelled-pairs.json`, `pairs-dev.json`) and the test part
  * (`pairs-test.json`), frozen before the matcher was changed against it (`SPLIT.md`).
  */
-import {
-  ADJUDICATOR_SYSTEM,
-  type Adjudicator,
-  applyJudgement,
-  judgementPrompt,
-  needsJudgement,
-  quoteProblem,
-} from "./adjudication";
+import { type Adjudicator, applyJudgement, askAdjudicator, needsJudgement } from "./adjudication";
 import { comparePair, type KalshiSide, type PairVerdict, type PolymarketSide, type Relation } from "./score";
 
 export interface LabelledPair {
@@ -65,28 +58,10 @@ export async function evaluateWithAdjudicator(
     if (!needsJudgement(verdict)) continue;
     asked++;
     try {
-      const judgement = await adjudicator.judge(
-        { system: ADJUDICATOR_SYSTEM, prompt: judgementPrompt({ ...pair, verdict }) },
-        AbortSignal.timeout(120_000),
-      );
-      if (quoteProblem(judgement, pair.polymarket, pair.kalshi)) continue;
+      const answer = await askAdjudicator(adjudicator, { ...pair, verdict }, "", 120_000);
+      if (!answer.accepted) continue;
       used++;
-      verdicts.set(
-        pair,
-        applyJudgement(verdict, {
-          polymarket_id: pair.polymarket.id,
-          kalshi_ticker: pair.kalshi.ticker,
-          texts_hash: "",
-          model: adjudicator.model,
-          relation: judgement.relation,
-          orientation: judgement.orientation ?? "",
-          differing_part: judgement.differing_part ?? "",
-          polymarket_quote: judgement.polymarket_quote,
-          kalshi_quote: judgement.kalshi_quote,
-          accepted: true,
-          error: "",
-        }),
-      );
+      verdicts.set(pair, applyJudgement(verdict, answer));
     } catch {
       failed++;
     }

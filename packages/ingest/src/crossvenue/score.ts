@@ -96,6 +96,9 @@ export function comparePair(polymarket: PolymarketSide, kalshi: KalshiSide): Pai
   // or not: "Khamenei out as Supreme Leader…" opens its sentence, where one word alone is not
   // taken for a name.
   const [pSaid, kSaid] = [`${polymarket.eventTitle ?? ""} ${pText}`, `${kalshi.eventTitle ?? ""} ${kText}`];
+  // Everything each side says: event, question, outcome and rules.
+  const pAll = [pSaid, polymarket.description ?? ""].join(" ");
+  const kAll = [kSaid, kalshi.rules_primary ?? "", kalshi.rules_secondary ?? ""].join(" ");
   const sharedNames = [
     ...new Set([
       ...intersection(pContext.entities, kContext.entities),
@@ -128,8 +131,9 @@ export function comparePair(polymarket: PolymarketSide, kalshi: KalshiSide): Pai
     kalshi.expected_expiration_time ?? null,
     kalshi.close_time,
   ]);
-  compareDeadlines(pDeadline.end, kDeadline.end, reasons, conflicts);
-  const isWindowSettled = settleWindow(polymarket, kalshi, { p: pDeadline.end, k: kDeadline.end }, closes, reasons);
+  const isSameDeadline = compareDeadlines(pDeadline.end, kDeadline.end, reasons, conflicts);
+  const isWindowSettled =
+    isSameDeadline || settleWindow(polymarket, kalshi, { p: pDeadline.end, k: kDeadline.end }, closes, reasons);
   compareDates(featuresOf(pDeadline.rest), featuresOf(kDeadline.rest), reasons, conflicts);
   compareSources(polymarket.description, kalshi.rules_primary, reasons, conflicts);
   compareLabels(polymarket, kalshi, reasons, conflicts);
@@ -141,25 +145,10 @@ export function comparePair(polymarket: PolymarketSide, kalshi: KalshiSide): Pai
     reasons,
     conflicts,
   );
-  compareSubjects(
-    { asked: p.entities, said: [pSaid, polymarket.description ?? ""].join(" ") },
-    { asked: k.entities, said: [kSaid, kalshi.rules_primary ?? "", kalshi.rules_secondary ?? ""].join(" ") },
-    conflicts,
-  );
-  compareConditions(
-    polymarket.description,
-    kalshi.rules_primary,
-    [pSaid, polymarket.description ?? ""].join(" "),
-    [kSaid, kalshi.rules_primary ?? "", kalshi.rules_secondary ?? ""].join(" "),
-    conflicts,
-  );
-  const pUnsaid = compareWording(
-    pText,
-    [kSaid, kalshi.rules_primary ?? "", kalshi.rules_secondary ?? ""].join(" "),
-    "Polymarket",
-    conflicts,
-  );
-  const kUnsaid = compareWording(kText, [pSaid, polymarket.description ?? ""].join(" "), "Kalshi", conflicts);
+  compareSubjects({ asked: p.entities, said: pAll }, { asked: k.entities, said: kAll }, conflicts);
+  compareConditions(polymarket.description, kalshi.rules_primary, pAll, kAll, conflicts);
+  const pUnsaid = compareWording(pText, kAll, "Polymarket", conflicts);
+  const kUnsaid = compareWording(kText, pAll, "Kalshi", conflicts);
   compareClauses(
     clausesOf(polymarket.description ?? ""),
     clausesOf(kalshi.rules_primary ?? "", kalshi.rules_secondary),
@@ -192,8 +181,8 @@ export function comparePair(polymarket: PolymarketSide, kalshi: KalshiSide): Pai
 }
 
 /**
- * Whether both sides are shown to ask about one window, with the reason: the same
- * deadline read on both (`compareDeadlines`), the same close day, one side's deadline on
+ * Whether both sides are shown to ask about one window when their deadlines are not both
+ * read and agreeing (`compareDeadlines`), with the reason: the same close day, one side's deadline on
  * the other's close (a side that says no deadline is dated by when it closes; a close far
  * off may be a backstop, so it says nothing), or, with no date at all, the one year both
  * name ("the 2026 NY-12 House seat" / "the 2026 midterms").
@@ -205,7 +194,8 @@ function settleWindow(
   closes: number | undefined,
   reasons: string[],
 ): boolean {
-  if (deadlines.p && deadlines.k) return reasons.some((reason) => reason.startsWith("same deadline"));
+  // Both read and apart: `compareDeadlines` has said so.
+  if (deadlines.p && deadlines.k) return false;
   if (closes !== undefined && closes <= 1) return true;
   const onClose = (deadline: string, dates: ReadonlyArray<string | null | undefined>) =>
     dates.some((date) => date && Math.abs(Date.parse(date.slice(0, 10)) - Date.parse(deadline)) <= DAY_MS);
@@ -285,12 +275,19 @@ function deadlineOfSide(
   return { end: deadlineOf(rules, known).end, rest: asked.rest };
 }
 
-function compareDeadlines(p: string | undefined, k: string | undefined, reasons: string[], conflicts: string[]): void {
-  if (!p || !k) return;
+/** Whether both deadlines are read and agree. */
+function compareDeadlines(
+  p: string | undefined,
+  k: string | undefined,
+  reasons: string[],
+  conflicts: string[],
+): boolean {
+  if (!p || !k) return false;
   const days = Math.abs(Date.parse(p) - Date.parse(k)) / DAY_MS;
   // A day apart is the venues' cut-offs (11:59 PM ET against the next day in UTC).
   if (days <= 1) reasons.push(`same deadline: before ${p}`);
   else conflicts.push(`deadlines differ: before ${p} (Polymarket) vs before ${k} (Kalshi)`);
+  return days <= 1;
 }
 
 function compareDates(p: TextFeatures, k: TextFeatures, reasons: string[], conflicts: string[]): void {
