@@ -16,32 +16,41 @@
  *   answer; it streams to the client as it is produced (or whole, with a true
  *   `X-ClickHouse-Summary`, under `wait_end_of_query=1`).
  * - `session_id`: a session keeps the settings it `SET`s (`services/clickhouse/sessions.ts`).
+ * - Native for a client that names its protocol revision (`client_protocol_version`:
+ *   clickhouse-go under Grafana, clickhouse-connect) gets the block info and serialization
+ *   bytes it reads (`services/clickhouse/native-revision.ts`).
+ * - Compression as clients ask for it: ClickHouse's LZ4 framing of the answer under
+ *   `compress=1` (JDBC's default) and of the request under `decompress=1`
+ *   (`services/clickhouse/compressed.ts`); HTTP `Content-Encoding` of the request (gzip,
+ *   deflate, br, lz4), and of the answer under `enable_http_compression=1` with
+ *   `Accept-Encoding` (gzip, deflate, br).
  * - Errors are ClickHouse's text with `X-ClickHouse-Exception-Code`.
  */
 import { randomUUID } from "node:crypto";
-import { Readable } from "node:stream";
+import { pipeline, Readable } from "node:stream";
 import { MAX_QUERY_LENGTH, QUERY_BODY_BYTES } from "@epicenter/contracts";
 import { MAX_EXPORT_ROWS, type UserQueryExport } from "@epicenter/warehouse";
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../http/env";
 import { type AccessDeps, resolvePrincipal } from "../../services/access/principal";
 import { isApiKey } from "../../services/access/secrets";
+import { compressFrame, compressFrames } from "../../services/clickhouse/compressed";
+import { answerEncoder, decodeRequestBody } from "../../services/clickhouse/http-encoding";
+import { nativeForRevision } from "../../services/clickhouse/native-revision";
 import {
-  ACCEPTED_SETTINGS,
-  type ClickHouseFailure,
+  ClickHouseRefusal,
+  checkSettings,
   failure,
   failureOf,
   failureText,
   OUTPUT_FORMATS,
-  PROTOCOL_PARAMETERS,
+  refuse,
 } from "../../services/clickhouse/protocol";
-import { createSessionStore, MAX_SESSION_TIMEOUT_SECONDS, type SessionStore } from "../../services/clickhouse/sessions";
+import { createSessionStore, type SessionStore, sessionOf } from "../../services/clickhouse/sessions";
 import { prepareStatement, type ServerFacts, setStatementOf } from "../../services/clickhouse/statement";
 import { type QueryServiceDeps, streamQuery } from "../../services/queries/run-query";
 
 const QUERY_ID = /^[\x21-\x7e]{1,128}$/;
-/** ClickHouse's clients send UUIDs or short names. */
-const SESSION_ID = /^[\x21-\x7e]{1,128}$/;
 
 export interface ClickHouseHttpDeps extends QueryServiceDeps {
   access: AccessDeps;
@@ -59,12 +68,6 @@ const DATABASES: Readonly<Record<string, string>> = {
   information_schema: "epicenter_information_schema",
   INFORMATION_SCHEMA: "epicenter_information_schema",
 };
-
-class Failed extends Error {
-  constructor(readonly failure: ClickHouseFailure) {
-    super(failure.message);
-  }
-}
 
 /**
  * The interface as a Hono app, to mount at `base` (`/clickhouse`; its own port serves the
@@ -87,13 +90,20 @@ export function clickhouseHttp(deps: ClickHouseHttpDeps, base: string): Hono<App
     try {
       return await answer(c, deps, server, sessions);
     } catch (error) {
-      const failed = error instanceof Failed ? error.failure : failureOf(error);
+      const failed = failureOf(error);
       if (!failed) throw error;
       c.get("logger")?.info({ code: failed.code, name: failed.name }, "clickhouse interface refused a request");
-      return c.text(failureText(failed, server.version), failed.status as 400, {
-        "x-clickhouse-exception-code": String(failed.code),
-        ...failed.headers,
-      });
+      const text = failureText(failed, server.version);
+      const headers = { "x-clickhouse-exception-code": String(failed.code), ...failed.headers };
+      // A client that asked for frames reads the error through them too, unless it was
+      // refused before it could be trusted (JDBC reads 401 and 403 plain).
+      if (c.req.query("compress") === "1" && failed.status !== 401 && failed.status !== 403) {
+        return c.body(new Uint8Array(compressFrame(Buffer.from(text))), failed.status as 400, {
+          "content-type": "application/octet-stream",
+          ...headers,
+        });
+      }
+      return c.text(text, failed.status as 400, headers);
     }
   };
   app.get("/ping", (c) => c.text("Ok.\n"));
@@ -124,12 +134,10 @@ async function answer(
   const text = [parameters.get("query"), form.body].filter((part) => part !== undefined && part !== "").join("\n");
   if (text.trim() === "") {
     if (c.req.method === "GET") return c.text("Ok.\n");
-    throw new Failed(failure(400, 62, "SYNTAX_ERROR", "Empty query: send it in the query parameter or the body"));
+    refuse(400, 62, "SYNTAX_ERROR", "Empty query: send it in the query parameter or the body");
   }
   if (text.length > MAX_QUERY_LENGTH) {
-    throw new Failed(
-      failure(413, 202, "QUERY_IS_TOO_LARGE", `The query is longer than ${MAX_QUERY_LENGTH} characters`),
-    );
+    refuse(413, 202, "QUERY_IS_TOO_LARGE", `The query is longer than ${MAX_QUERY_LENGTH} characters`);
   }
 
   const principal = await authenticate(c, deps.access, url);
@@ -137,51 +145,26 @@ async function answer(
   const assignments = setStatementOf(text);
   if (assignments) {
     // Checked as URL settings are; kept for the session's later requests (none without one).
-    readSettings(new Map(assignments));
+    checkSettings(new Map(assignments));
     if (session) sessions.set(session.owner, session.id, assignments, session.timeoutSeconds);
     return c.body(null, 200, { "x-clickhouse-summary": summary(0, 0), "x-clickhouse-timezone": "UTC" });
   }
   // The session's settings first, the request's own over them.
-  const settings = readSettings(new Map([...(session?.settings ?? []), ...parameters]));
+  const settings = checkSettings(new Map([...(session?.settings ?? []), ...parameters]));
   const database = databaseOf(parameters.get("database") ?? c.req.header("x-clickhouse-database"));
   const prepared = prepareStatement(text, database, server);
   const format =
     prepared.format ?? parameters.get("default_format") ?? c.req.header("x-clickhouse-format") ?? "TabSeparated";
   const contentType = OUTPUT_FORMATS[format];
   if (!contentType) {
-    throw new Failed(
-      failure(
-        400,
-        73,
-        "UNKNOWN_FORMAT",
-        `Format ${format} is not served here; use one of ${Object.keys(OUTPUT_FORMATS).join(", ")}`,
-      ),
+    refuse(
+      400,
+      73,
+      "UNKNOWN_FORMAT",
+      `Format ${format} is not served here; use one of ${Object.keys(OUTPUT_FORMATS).join(", ")}`,
     );
   }
-  // JDBC v2 asks for ClickHouse's own LZ4 framing of the answer by default.
-  if (parameters.get("compress") === "1") {
-    throw new Failed(
-      failure(
-        400,
-        48,
-        "NOT_IMPLEMENTED",
-        "compress=1 (ClickHouse's LZ4 framing) is not produced here: connect with compression off (JDBC: compress=false)",
-      ),
-    );
-  }
-  // A protocol revision asks for Native with per-block and per-column fields (BlockInfo,
-  // custom serialization) that the engine writes only for its own server's clients.
-  // clickhouse-connect probes for them and falls back on an error; others get a clear one.
-  if (format === "Native" && Number(parameters.get("client_protocol_version") ?? 0) > 0) {
-    throw new Failed(
-      failure(
-        400,
-        48,
-        "NOT_IMPLEMENTED",
-        "Native with client_protocol_version (block info) is not produced here: send the query without client_protocol_version, or ask for RowBinaryWithNamesAndTypes",
-      ),
-    );
-  }
+  const revision = protocolRevisionOf(parameters.get("client_protocol_version"));
   const params = Object.fromEntries(
     [...parameters].filter(([name]) => name.startsWith("param_")).map(([name, value]) => [name.slice(6), value]),
   );
@@ -189,11 +172,9 @@ async function answer(
   // It goes back in a header: a line break or a control character would fail the answer
   // after the query ran. ClickHouse's own ids are UUIDs; clients send those or short tags.
   if (!QUERY_ID.test(queryId)) {
-    throw new Failed(
-      failure(400, 36, "BAD_ARGUMENTS", "query_id must be 1 to 128 printable ASCII characters without spaces"),
-    );
+    refuse(400, 36, "BAD_ARGUMENTS", "query_id must be 1 to 128 printable ASCII characters without spaces");
   }
-  const started = performance.now();
+  const startedAt = performance.now();
   const download = await streamQuery(deps, {
     sql: prepared.sql,
     format: { engine: format, contentType },
@@ -212,42 +193,87 @@ async function answer(
     "x-clickhouse-timezone": "UTC",
     "x-clickhouse-server-display-name": "epicenter",
   };
+  // Only Native changes with the client's revision (as on a ClickHouse server).
+  let body: AsyncIterable<Buffer> = download.stream;
+  if (format === "Native" && revision > 0) {
+    try {
+      body = await firstChunkProduced(nativeForRevision(body, revision));
+    } catch (error) {
+      // Refused before the engine's answer was read to its end: the query stops here.
+      download.stream.destroy();
+      throw error;
+    }
+  }
+  if (parameters.get("compress") === "1") body = compressFrames(body);
   if (parameters.get("wait_end_of_query") === "1") {
-    return whole(c, download, headers, started, deps.sandbox.limits.maxResultBytes);
+    return whole(c, body, download, headers, startedAt, deps.sandbox.limits.maxResultBytes);
   }
   headers["x-clickhouse-summary"] = summary(0, 0);
-  return c.body(Readable.toWeb(download.stream) as ReadableStream<Uint8Array>, 200, headers);
+  let stream: Readable = Readable.from(body, { objectMode: false });
+  const encoder =
+    parameters.get("enable_http_compression") === "1" ? answerEncoder(c.req.header("accept-encoding")) : undefined;
+  if (encoder) {
+    headers["content-encoding"] = encoder.name;
+    const encoded = encoder.create();
+    // A failure on either side ends both, as the answer's own stream would.
+    pipeline(stream, encoded, () => undefined);
+    stream = encoded;
+  }
+  return c.body(Readable.toWeb(stream) as ReadableStream<Uint8Array>, 200, headers);
+}
+
+/**
+ * `body` with its first chunk already produced, so that what the rewriting refuses (a type
+ * it cannot measure) is an error with its status rather than a broken answer.
+ */
+async function firstChunkProduced(body: AsyncIterable<Buffer>): Promise<AsyncIterable<Buffer>> {
+  const iterator = body[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  return (async function* () {
+    if (first.done) return;
+    yield first.value;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  })();
+}
+
+/** The client's protocol revision: 0 when it names none. */
+function protocolRevisionOf(value: string | undefined): number {
+  if (value === undefined || value === "") return 0;
+  const revision = Number(value);
+  if (!Number.isSafeInteger(revision) || revision < 0) {
+    refuse(400, 36, "BAD_ARGUMENTS", `client_protocol_version must be a whole number; got ${value}`);
+  }
+  return revision;
 }
 
 /** The whole answer, then the headers: a summary with the true row count, and errors as errors. */
 async function whole(
   c: Context<AppEnv>,
+  body: AsyncIterable<Buffer>,
   download: UserQueryExport,
   headers: Record<string, string>,
-  started: number,
+  startedAt: number,
   maxBytes: number,
 ): Promise<Response> {
   const chunks: Buffer[] = [];
   let bytes = 0;
-  for await (const chunk of download.stream) {
-    bytes += (chunk as Buffer).length;
+  for await (const chunk of body) {
+    bytes += chunk.length;
     // Held in this process until the end: bounded like an interactive result.
     if (bytes > maxBytes) {
       download.stream.destroy();
-      throw new Failed(
-        failure(
-          500,
-          396,
-          "TOO_MANY_ROWS_OR_BYTES",
-          `The result is larger than ${Math.round(maxBytes / 1024 ** 2)} MiB, the most wait_end_of_query=1 holds; leave wait_end_of_query out to stream it`,
-        ),
+      refuse(
+        500,
+        396,
+        "TOO_MANY_ROWS_OR_BYTES",
+        `The result is larger than ${Math.round(maxBytes / 1024 ** 2)} MiB, the most wait_end_of_query=1 holds; leave wait_end_of_query out to stream it`,
       );
     }
-    chunks.push(chunk as Buffer);
+    chunks.push(chunk);
   }
   const { rows, error } = await download.finished;
   if (error) throw error;
-  const elapsedNs = Math.round((performance.now() - started) * 1e6);
+  const elapsedNs = Math.round((performance.now() - startedAt) * 1e6);
   return c.body(Buffer.concat(chunks), 200, { ...headers, "x-clickhouse-summary": summary(rows ?? 0, elapsedNs) });
 }
 
@@ -279,7 +305,7 @@ async function authenticate(
     /^Bearer\s+(\S+)$/i.exec(authorization)?.[1] ||
     url.searchParams.get("password") ||
     undefined;
-  const refused = (message: string) => new Failed(failure(401, 516, "AUTHENTICATION_FAILED", message));
+  const refused = (message: string) => new ClickHouseRefusal(failure(401, 516, "AUTHENTICATION_FAILED", message));
   if (!credential) {
     throw refused(
       "Authentication required: send an Epicenter API key as the password (HTTP Basic, any user name), in X-ClickHouse-Key, or as Authorization: Bearer",
@@ -290,96 +316,20 @@ async function authenticate(
   const principal = await resolvePrincipal(access, credential);
   if (!principal?.apiKeyId) throw refused("This API key is not valid: it is unknown or was revoked");
   if (!principal.isAllowed) {
-    throw new Failed(
-      failure(403, 497, "ACCESS_DENIED", `Your email (${principal.user.email}) is not whitelisted for access`),
-    );
+    refuse(403, 497, "ACCESS_DENIED", `Your email (${principal.user.email}) is not whitelisted for access`);
   }
   return { userId: principal.user.id, apiKeyId: principal.apiKeyId };
-}
-
-/** Checks every setting in the URL; answers the row limits they ask for. */
-function readSettings(parameters: Map<string, string>): { rowLimits: number[] } {
-  const rowLimits: number[] = [];
-  for (const [name, value] of parameters) {
-    if (PROTOCOL_PARAMETERS.has(name) || name.startsWith("param_")) continue;
-    const check = ACCEPTED_SETTINGS[name];
-    if (!check) {
-      throw new Failed(
-        failure(
-          400,
-          164,
-          "READONLY",
-          `Setting ${name} cannot be set here: this interface is read-only with fixed limits. Accepted settings: ${Object.keys(ACCEPTED_SETTINGS).join(", ")}`,
-        ),
-      );
-    }
-    const expected = check(value);
-    if (expected) throw new Failed(failure(400, 164, "READONLY", `Setting ${name} must be ${expected}; got ${value}`));
-    if ((name === "max_result_rows" || name === "limit") && Number(value) > 0) rowLimits.push(Number(value));
-  }
-  return { rowLimits };
-}
-
-/**
- * The caller's session, when the request names one: its settings so far (none for a new
- * one), or a failure when `session_check=1` asks for a session that is not live, or the id
- * or timeout cannot be used.
- */
-function sessionOf(
-  parameters: Map<string, string>,
-  principal: { userId: string; apiKeyId?: string | null },
-  sessions: SessionStore,
-):
-  | { owner: string; id: string; timeoutSeconds: number | undefined; settings: ReadonlyMap<string, string> | undefined }
-  | undefined {
-  const id = parameters.get("session_id");
-  if (id === undefined || id === "") return undefined;
-  if (!SESSION_ID.test(id)) {
-    throw new Failed(
-      failure(400, 36, "BAD_ARGUMENTS", "session_id must be 1 to 128 printable ASCII characters without spaces"),
-    );
-  }
-  const timeout = parameters.get("session_timeout");
-  const timeoutSeconds = timeout === undefined || timeout === "" ? undefined : Number(timeout);
-  if (
-    timeoutSeconds !== undefined &&
-    !(Number.isInteger(timeoutSeconds) && timeoutSeconds > 0 && timeoutSeconds <= MAX_SESSION_TIMEOUT_SECONDS)
-  ) {
-    throw new Failed(
-      failure(
-        400,
-        36,
-        "BAD_ARGUMENTS",
-        `session_timeout must be a whole number of seconds from 1 to ${MAX_SESSION_TIMEOUT_SECONDS}; got ${timeout}`,
-      ),
-    );
-  }
-  const owner = principal.apiKeyId ?? principal.userId;
-  const settings = sessions.settings(owner, id, timeoutSeconds);
-  if (!settings && parameters.get("session_check") === "1") {
-    throw new Failed(
-      failure(
-        404,
-        372,
-        "SESSION_NOT_FOUND",
-        `Session ${id} not found (sessions end after being idle for their session_timeout)`,
-      ),
-    );
-  }
-  return { owner, id, timeoutSeconds, settings };
 }
 
 function databaseOf(requested: string | undefined): string {
   if (requested === undefined || requested === "") return "polymarket";
   const database = DATABASES[requested];
   if (!database) {
-    throw new Failed(
-      failure(
-        404,
-        81,
-        "UNKNOWN_DATABASE",
-        `Database ${requested} does not exist; the databases here are polymarket, kalshi and crossvenue`,
-      ),
+    refuse(
+      404,
+      81,
+      "UNKNOWN_DATABASE",
+      `Database ${requested} does not exist; the databases here are polymarket, kalshi and crossvenue`,
     );
   }
   return database;
@@ -390,18 +340,10 @@ async function readRequest(c: Context<AppEnv>): Promise<{ body: string | undefin
   if (c.req.method !== "POST") return { body: undefined, fields: [] };
   const length = Number(c.req.header("content-length") ?? 0);
   const tooLarge = () =>
-    new Failed(failure(413, 202, "QUERY_IS_TOO_LARGE", `The request body is larger than ${QUERY_BODY_BYTES} bytes`));
-  if (length > QUERY_BODY_BYTES) throw tooLarge();
-  if (c.req.header("content-encoding")) {
-    throw new Failed(
-      failure(
-        400,
-        1002,
-        "UNKNOWN_EXCEPTION",
-        "Compressed request bodies are not accepted; send the query uncompressed",
-      ),
+    new ClickHouseRefusal(
+      failure(413, 202, "QUERY_IS_TOO_LARGE", `The request body is larger than ${QUERY_BODY_BYTES} bytes`),
     );
-  }
+  if (length > QUERY_BODY_BYTES) throw tooLarge();
   const bytes: Buffer[] = [];
   let size = 0;
   for await (const chunk of c.req.raw.body ?? []) {
@@ -409,7 +351,11 @@ async function readRequest(c: Context<AppEnv>): Promise<{ body: string | undefin
     if (size > QUERY_BODY_BYTES) throw tooLarge();
     bytes.push(Buffer.from(chunk));
   }
-  const raw = Buffer.concat(bytes);
+  const raw = decodeRequestBody(Buffer.concat(bytes), {
+    encoding: c.req.header("content-encoding"),
+    framed: c.req.query("decompress") === "1",
+    maxBytes: QUERY_BODY_BYTES,
+  });
   if ((c.req.header("content-type") ?? "").startsWith("multipart/form-data")) {
     const form = await new Response(raw, {
       headers: { "content-type": c.req.header("content-type") as string },

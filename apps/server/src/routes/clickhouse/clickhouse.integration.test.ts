@@ -359,10 +359,4 @@ describe("drivers' own statements, verbatim", () => {
       expect(response.status, await response.clone().text()).toBe(200);
     });
   }
-
-  it("refuses Native with a protocol revision clearly (clickhouse-connect falls back; Grafana shows the message)", async () => {
-    const response = await post("SELECT 1 AS check\n FORMAT Native", "client_protocol_version=54405");
-    expect(response.status).toBe(400);
-    expect(await response.text()).toMatch(/^Code: 48\. DB::Exception: Native with client_protocol_version/);
-  });
 });

@@ -7,6 +7,7 @@
  */
 import { SandboxError } from "@epicenter/warehouse";
 import { QueryServiceBusy } from "../queries/admission";
+import { NativeRevisionError } from "./native-revision";
 import { StatementError } from "./statement";
 
 const JSON_TYPE = "application/json; charset=UTF-8";
@@ -96,6 +97,8 @@ export const ACCEPTED_SETTINGS: Readonly<Record<string, (value: string) => strin
   session_timezone: (value) => (/^(UTC|Etc\/UTC|)$/.test(value) ? undefined : "UTC: the archive is kept in UTC"),
   max_execution_time: (value) => (/^\d+(\.\d+)?$/.test(value) ? undefined : "a number of seconds"),
   enable_http_compression: () => undefined,
+  // Frames under compress=1 are LZ4 (ZSTD frames are not written here).
+  network_compression_method: (value) => (/^lz4$/i.test(value) ? undefined : "LZ4: compressed answers are LZ4 frames"),
   send_progress_in_http_headers: () => undefined,
   http_headers_progress_interval_ms: () => undefined,
   cancel_http_readonly_queries_on_client_close: () => undefined,
@@ -117,6 +120,18 @@ export interface ClickHouseFailure {
 
 export function failure(status: number, code: number, name: string, message: string): ClickHouseFailure {
   return { status, code, name, message };
+}
+
+/** A request the interface refuses, with the failure a ClickHouse server would give. */
+export class ClickHouseRefusal extends Error {
+  constructor(readonly failure: ClickHouseFailure) {
+    super(failure.message);
+  }
+}
+
+/** Throws the refusal for `failure(…)`. */
+export function refuse(status: number, code: number, name: string, message: string): never {
+  throw new ClickHouseRefusal(failure(status, code, name, message));
 }
 
 /** The engine's codes for the error names user SQL most often meets. */
@@ -147,7 +162,9 @@ const NOT_FOUND = new Set(["UNKNOWN_TABLE", "UNKNOWN_FUNCTION", "UNKNOWN_IDENTIF
 
 /** A thrown error as ClickHouse would report it; undefined for one that is ours to log (a bug). */
 export function failureOf(error: unknown): ClickHouseFailure | undefined {
+  if (error instanceof ClickHouseRefusal) return error.failure;
   if (error instanceof StatementError) return failure(400, error.code, error.errorName, error.message);
+  if (error instanceof NativeRevisionError) return failure(400, 48, "NOT_IMPLEMENTED", error.message);
   if (error instanceof QueryServiceBusy) {
     return {
       ...failure(503, 202, "TOO_MANY_SIMULTANEOUS_QUERIES", error.message),
@@ -183,4 +200,25 @@ export function failureOf(error: unknown): ClickHouseFailure | undefined {
 export function failureText(failed: ClickHouseFailure, version: string): string {
   const message = failed.message.replace(/\.$/, "");
   return `Code: ${failed.code}. DB::Exception: ${message}. (${failed.name}) (version ${version} (epicenter))\n`;
+}
+
+/** Checks every setting in the URL; answers the row limits they ask for. */
+export function checkSettings(parameters: Map<string, string>): { rowLimits: number[] } {
+  const rowLimits: number[] = [];
+  for (const [name, value] of parameters) {
+    if (PROTOCOL_PARAMETERS.has(name) || name.startsWith("param_")) continue;
+    const check = ACCEPTED_SETTINGS[name];
+    if (!check) {
+      refuse(
+        400,
+        164,
+        "READONLY",
+        `Setting ${name} cannot be set here: this interface is read-only with fixed limits. Accepted settings: ${Object.keys(ACCEPTED_SETTINGS).join(", ")}`,
+      );
+    }
+    const expected = check(value);
+    if (expected) refuse(400, 164, "READONLY", `Setting ${name} must be ${expected}; got ${value}`);
+    if ((name === "max_result_rows" || name === "limit") && Number(value) > 0) rowLimits.push(Number(value));
+  }
+  return { rowLimits };
 }

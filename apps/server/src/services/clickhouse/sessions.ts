@@ -7,11 +7,14 @@
  * statement check says so. In memory: a restart ends every session, as it does ClickHouse's.
  */
 import type { Clock } from "@epicenter/ingest";
+import { refuse } from "./protocol";
 
 export const DEFAULT_SESSION_TIMEOUT_SECONDS = 60;
 export const MAX_SESSION_TIMEOUT_SECONDS = 3_600;
 /** Past this many live sessions, the one idle longest is ended first. */
 const MAX_SESSIONS = 10_000;
+/** ClickHouse's clients send UUIDs or short names. */
+const SESSION_ID = /^[\x21-\x7e]{1,128}$/;
 
 interface Session {
   settings: Map<string, string>;
@@ -70,4 +73,47 @@ export function createSessionStore(clock: Clock = () => new Date()): SessionStor
       }
     },
   };
+}
+
+/**
+ * The caller's session, when the request names one: its settings so far (none for a new
+ * one), or a failure when `session_check=1` asks for a session that is not live, or the id
+ * or timeout cannot be used.
+ */
+export function sessionOf(
+  parameters: Map<string, string>,
+  principal: { userId: string; apiKeyId?: string | null },
+  sessions: SessionStore,
+):
+  | { owner: string; id: string; timeoutSeconds: number | undefined; settings: ReadonlyMap<string, string> | undefined }
+  | undefined {
+  const id = parameters.get("session_id");
+  if (id === undefined || id === "") return undefined;
+  if (!SESSION_ID.test(id)) {
+    refuse(400, 36, "BAD_ARGUMENTS", "session_id must be 1 to 128 printable ASCII characters without spaces");
+  }
+  const timeout = parameters.get("session_timeout");
+  const timeoutSeconds = timeout === undefined || timeout === "" ? undefined : Number(timeout);
+  if (
+    timeoutSeconds !== undefined &&
+    !(Number.isInteger(timeoutSeconds) && timeoutSeconds > 0 && timeoutSeconds <= MAX_SESSION_TIMEOUT_SECONDS)
+  ) {
+    refuse(
+      400,
+      36,
+      "BAD_ARGUMENTS",
+      `session_timeout must be a whole number of seconds from 1 to ${MAX_SESSION_TIMEOUT_SECONDS}; got ${timeout}`,
+    );
+  }
+  const owner = principal.apiKeyId ?? principal.userId;
+  const settings = sessions.settings(owner, id, timeoutSeconds);
+  if (!settings && parameters.get("session_check") === "1") {
+    refuse(
+      404,
+      372,
+      "SESSION_NOT_FOUND",
+      `Session ${id} not found (sessions end after being idle for their session_timeout)`,
+    );
+  }
+  return { owner, id, timeoutSeconds, settings };
 }
