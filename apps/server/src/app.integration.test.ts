@@ -1,9 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ZApiError, ZHealthResponse } from "@epicenter/contracts";
+import { endpoints, ZApiError, ZHealthResponse } from "@epicenter/contracts";
 import { openAppDatabase } from "@epicenter/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mountedEndpoints } from "./http/mount";
 import { createTestApp, type TestApp } from "./testing/test-app";
 
 const webRoot = mkdtempSync(join(tmpdir(), "epicenter-web-"));
@@ -46,6 +47,26 @@ describe("errors", () => {
   it("sends a request id back so a log line can be found", async () => {
     const response = await t.app.request("/health", { headers: { "x-request-id": "trace-me" } });
     expect(response.headers.get("x-request-id")).toBe("trace-me");
+  });
+});
+
+describe("the route table", () => {
+  it("mounts every endpoint of the contract, and nothing the contract does not publish", () => {
+    const published = Object.values(endpoints).map((endpoint) => `${endpoint.method.toUpperCase()} ${endpoint.path}`);
+    const mounted = [...mountedEndpoints(t.app).keys()];
+    expect(published.filter((key) => !mounted.includes(key))).toEqual([]);
+    expect(mounted.filter((key) => !published.includes(key))).toEqual([]);
+  });
+
+  it("answers every published endpoint from its handler, never from the not-found one", async () => {
+    const unanswered: string[] = [];
+    for (const endpoint of Object.values(endpoints)) {
+      const path = endpoint.path.replace(/\{(\w+)\}/g, "x");
+      const response = await t.app.request(path, { method: endpoint.method.toUpperCase() });
+      const body = await response.text();
+      if (body.includes("No endpoint")) unanswered.push(`${endpoint.method.toUpperCase()} ${endpoint.path}`);
+    }
+    expect(unanswered).toEqual([]);
   });
 });
 

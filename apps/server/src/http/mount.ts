@@ -40,6 +40,12 @@ export interface MountOptions {
 }
 
 const options = new WeakMap<Hono<AppEnv>, MountOptions>();
+const mounted = new WeakMap<Hono<AppEnv>, Map<string, Endpoint>>();
+
+/** The endpoints mounted on `app`, by `METHOD path`: what the test of the route table reads. */
+export function mountedEndpoints(app: Hono<AppEnv>): ReadonlyMap<string, Endpoint> {
+  return mounted.get(app) ?? new Map();
+}
 
 /** Sets how `mount` behaves for the routes of `app` (called once by `createApp`). */
 export function configureMount(app: Hono<AppEnv>, mountOptions: MountOptions): void {
@@ -52,6 +58,12 @@ export function honoPath(path: string): string {
 }
 
 export function mount<const E extends Endpoint>(app: Hono<AppEnv>, endpoint: E, handler: Handler<E>): void {
+  const key = `${endpoint.method.toUpperCase()} ${endpoint.path}`;
+  const table = mounted.get(app) ?? new Map<string, Endpoint>();
+  mounted.set(app, table);
+  // A second handler for one endpoint would never be reached: a mistake to stop at boot.
+  if (table.has(key)) throw new Error(`${key} is mounted twice`);
+  table.set(key, endpoint);
   const maxSize = bodyLimitOf(endpoint);
   const limit = bodyLimit({
     maxSize,
