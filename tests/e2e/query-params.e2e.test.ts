@@ -105,6 +105,13 @@ describe("saved queries with parameters", () => {
     await daysInput().press("Enter");
     await page.getByText("3 rows").waitFor();
 
+    // Opened by its id alone (a card, a bookmark without the value), it has the value it was saved with.
+    const path = new URL(page.url()).pathname;
+    await page.goto(`${baseUrl}${path}`);
+    await daysInput().waitFor();
+    expect(await daysInput().inputValue()).toBe("7");
+    await expect.poll(paramDays).toBe("7");
+
     await page.goto(`${baseUrl}/queries`);
     await page.getByLabel("Search queries").fill(TITLE);
     const card = page.getByRole("article", { name: TITLE });

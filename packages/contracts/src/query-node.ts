@@ -8,6 +8,7 @@
  * objects) at its edge only.
  */
 import { z } from "zod";
+import { ZSavedParams } from "./query-params";
 
 /** Longest statement accepted anywhere; the engine's `max_query_size` is 256 KiB and the wrapping needs room. */
 export const MAX_QUERY_LENGTH = 100_000;
@@ -61,6 +62,7 @@ export const ZQueryNode = z
     sql: z.string().min(1).max(MAX_QUERY_LENGTH).describe("One SELECT statement (WITH and UNION allowed)."),
     title: z.string().max(200).optional(),
     view: ZQueryView.optional().describe("How its result is shown; the table when absent."),
+    params: ZSavedParams.optional().describe("Values of its `{name:Type}` parameters, by name, as text."),
   })
   .meta({ id: "QueryNode" });
 export type QueryNode = z.infer<typeof ZQueryNode>;

@@ -26,6 +26,22 @@ export const ZQueryParams = z
   .describe("Values of the statement's `{name:Type}` parameters, by name (the engine binds them; never interpolated).");
 export type QueryParams = z.infer<typeof ZQueryParams>;
 
+/** Most parameter values a saved query or a node keeps. */
+export const MAX_SAVED_PARAMS = 64;
+
+/**
+ * Parameter values as a query keeps them between runs: by name, as text (what the editor's
+ * inputs and the URL's `param_<name>` hold). Kept with a saved query so it reopens ready to run.
+ */
+export const ZSavedParams = z
+  .record(
+    z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a parameter name is letters, digits and _"),
+    z.string().max(65_536),
+  )
+  .refine((values) => Object.keys(values).length <= MAX_SAVED_PARAMS, `at most ${MAX_SAVED_PARAMS} parameter values`)
+  .describe("Values of the statement's `{name:Type}` parameters, by name, as text.");
+export type SavedParams = z.infer<typeof ZSavedParams>;
+
 const PARAMETER = /^\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*([^{}]+?)\s*\}/;
 
 /**

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_QUERY_LENGTH, ZChartSpec } from "./query-node";
+import { ZSavedParams } from "./query-params";
 
 export const ZSavedQuery = z
   .object({
@@ -11,6 +12,9 @@ export const ZSavedQuery = z
     is_public: z.boolean(),
     is_example: z.boolean(),
     chart: ZChartSpec.nullable(),
+    params: ZSavedParams.describe(
+      "Values of its `{name:Type}` parameters as last saved, by name: the editor reopens with them and a run by `query_id` uses them where `params` gives none.",
+    ),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
     is_owner: z.boolean().describe("The caller owns it and may edit or delete it"),
@@ -38,6 +42,7 @@ export const ZCreateSavedQueryRequest = z
     description,
     is_public: z.boolean().default(false),
     chart: ZChartSpec.nullable().default(null),
+    params: ZSavedParams.default({}),
   })
   .meta({ id: "CreateSavedQueryRequest" });
 /** A create request as the server reads it (defaults applied, a blank description as null). */
@@ -59,6 +64,7 @@ export const ZUpdateSavedQueryRequest = z
     description: descriptionChange,
     is_public: z.boolean().optional(),
     chart: ZChartSpec.nullable().optional(),
+    params: ZSavedParams.optional(),
   })
   .meta({ id: "UpdateSavedQueryRequest" });
 /** A change as the server reads it: an absent field stays as it is. */

@@ -77,6 +77,8 @@ export const savedQueries = pgTable(
     isExample: boolean("is_example").notNull().default(false),
     /** The chart drawn from the result, a plain data value (`{ kind: "chart", … }`). */
     chart: jsonb("chart"),
+    /** The values of its `{name:Type}` parameters, by name, as text (`{ "market_id": "512272" }`). */
+    params: jsonb("params").$type<Record<string, string>>().notNull().default({}),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },

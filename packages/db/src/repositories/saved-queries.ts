@@ -18,6 +18,7 @@ export interface SavedQuery {
   isPublic: boolean;
   isExample: boolean;
   chart: unknown;
+  params: Record<string, string>;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -32,6 +33,7 @@ const columns = {
   isPublic: savedQueries.isPublic,
   isExample: savedQueries.isExample,
   chart: savedQueries.chart,
+  params: savedQueries.params,
   createdAt: savedQueries.createdAt,
   updatedAt: savedQueries.updatedAt,
 };
@@ -66,6 +68,7 @@ export interface SavedQueryInput {
   description: string | null;
   isPublic: boolean;
   chart: unknown;
+  params: Record<string, string>;
 }
 
 export async function createSavedQuery(db: AppDb, userId: string, input: SavedQueryInput): Promise<string> {

@@ -302,6 +302,38 @@ describe("saved queries", () => {
     expect((await t.app.request(`/api/queries/${mine.id}`, bearer(ada))).status).toBe(404);
   });
 
+  it("keeps its parameters' values: it reopens with them, and a run by id uses them where the run gives none", async () => {
+    const sql = "SELECT id FROM polymarket.markets WHERE id = {market_id:String} AND event_id = {event:String}";
+    const saved = ZSavedQuery.parse(
+      await (await save(ada, { title: "One market", sql, params: { market_id: "2", event: "9" } })).json(),
+    );
+    expect(saved.params).toEqual({ market_id: "2", event: "9" });
+    const reopened = ZSavedQuery.parse(await (await t.app.request(`/api/queries/${saved.id}`, bearer(ada))).json());
+    expect(reopened.params).toEqual({ market_id: "2", event: "9" });
+    const ids = async (body: unknown) =>
+      ZRunQueryResponse.parse(await (await run(ada, body)).json()).result.data.map((row) => row.id);
+    expect(await ids({ query_id: saved.id })).toEqual(["2"]);
+    // A value the run gives wins; the others still come from the saved query.
+    expect(await ids({ query_id: saved.id, params: { market_id: "3" } })).toEqual(["3"]);
+    // Other SQL sent with the id is not the saved query's run, and takes none of its values.
+    const other = await run(ada, { query: "SELECT {market_id:String} AS id", query_id: saved.id });
+    expect(other.status).toBe(400);
+    expect((await errorOf(other)).message).toContain("market_id");
+    // A change replaces the values; a change without them keeps them.
+    const patch = (body: unknown) =>
+      t.app.request(`/api/queries/${saved.id}`, json(body, { token: ada, method: "PATCH" }));
+    expect(ZSavedQuery.parse(await (await patch({ params: { market_id: "1", event: "9" } })).json()).params).toEqual({
+      market_id: "1",
+      event: "9",
+    });
+    expect(ZSavedQuery.parse(await (await patch({ title: "Renamed" })).json()).params.market_id).toBe("1");
+    expect(await ids({ query_id: saved.id })).toEqual(["1"]);
+    // Names are checked as the run's are.
+    const bad = await save(ada, { title: "Bad", sql: "SELECT 1", params: { "not a name": "x" } });
+    expect(bad.status).toBe(400);
+    expect((await errorOf(bad)).message).toBe("Invalid body. params.not a name: Invalid key in record");
+  });
+
   it("keeps the run statistics of a private query to its owner", async () => {
     const secret = ZSavedQuery.parse(await (await save(ada, { title: "Private stats", sql: "SELECT 5" })).json());
     expect((await run(ada, { query_id: secret.id })).status).toBe(200);

@@ -19,7 +19,11 @@ export async function runRequested(
   if (request.query === undefined && savedQueryId === undefined) {
     throw badRequest("Invalid body. query: Either query or query_id is required.");
   }
-  const run = await savedQueryRun(deps, { sql: request.query, savedQueryId }, principal.user.id);
+  const run = await savedQueryRun(
+    deps,
+    { sql: request.query, savedQueryId, params: request.params },
+    principal.user.id,
+  );
   if (!run) throw notFound("No saved query with that id is visible to you.");
   const result = await runQuery(deps, {
     sql: run.sql,
@@ -31,7 +35,7 @@ export async function runRequested(
     // The client going away (or pressing Cancel) stops the query in the engine.
     signal: c.req.raw.signal,
     isKeyed: options.isKeyed,
-    params: request.params,
+    params: run.params,
   });
   return { sql: run.sql, result };
 }

@@ -165,13 +165,13 @@ export function registerQueryTools(server: McpServer, context: McpContext): void
     },
     async ({ id, params, limit }, call) => {
       try {
-        const run = await savedQueryRun(deps, { sql: undefined, savedQueryId: id }, caller.userId);
+        const run = await savedQueryRun(deps, { sql: undefined, savedQueryId: id, params }, caller.userId);
         if (!run)
           return toolError(`No saved query ${id} is visible to you; list_saved_queries lists the ones you can run.`);
         const result = await runQuery(deps, {
           sql: run.sql,
           limit,
-          params,
+          params: run.params,
           savedQueryId: run.savedQueryId,
           maxBytes: MAX_TOOL_RESULT_BYTES,
           userId: caller.userId,

@@ -6,6 +6,7 @@
  */
 import type {
   CreateSavedQueryRequest,
+  QueryParams,
   QueryStats,
   SavedQuery as SavedQueryJson,
   UpdateSavedQueryRequest,
@@ -41,6 +42,7 @@ export function savedQueryJson(query: SavedQuery, callerId: string | null): Save
     is_public: query.isPublic,
     is_example: query.isExample,
     chart: chart.success ? chart.data : null,
+    params: query.params,
     created_at: query.createdAt.toISOString(),
     updated_at: query.updatedAt.toISOString(),
     is_owner: isOwner,
@@ -99,6 +101,7 @@ export async function saveQuery(
     description: request.description,
     isPublic: request.is_public,
     chart: request.chart,
+    params: request.params,
   });
   const saved = await visibleQuery(deps, id, callerId);
   if (!saved) throw new Error(`saved query ${id} vanished after it was created`);
@@ -122,6 +125,7 @@ export async function changeQuery(
       ...(change.description !== undefined ? { description: change.description } : {}),
       ...(change.is_public !== undefined ? { isPublic: change.is_public } : {}),
       ...(change.chart !== undefined ? { chart: change.chart } : {}),
+      ...(change.params !== undefined ? { params: change.params } : {}),
     },
     deps.clock(),
   );
@@ -137,15 +141,21 @@ export function removeQuery(deps: Pick<SavedQueryDeps, "db">, callerId: string, 
  * What a run request runs, and which saved query it counts for: the statement sent, or the
  * saved query's own when only its id is; it counts for the saved query only when the
  * statement is that query's SQL (anyone may run a public query, but not inflate its
- * statistics with other statements). Undefined when an id names no query the caller sees.
+ * statistics with other statements). A run of the saved query's own SQL takes its saved
+ * parameter values where the request gives none. Undefined when an id names no query the
+ * caller sees.
  */
 export async function savedQueryRun(
   deps: Pick<SavedQueryDeps, "db">,
-  request: { sql: string | undefined; savedQueryId: string | undefined },
+  request: { sql: string | undefined; savedQueryId: string | undefined; params?: QueryParams | undefined },
   callerId: string,
-): Promise<{ sql: string; savedQueryId: string | null } | undefined> {
+): Promise<{ sql: string; savedQueryId: string | null; params: QueryParams | undefined } | undefined> {
   const saved = request.savedQueryId ? await getVisibleQuery(deps.db, request.savedQueryId, callerId) : undefined;
   const sql = request.sql ?? saved?.sql;
   if (sql === undefined) return undefined;
-  return { sql, savedQueryId: saved && saved.sql.trim() === sql.trim() ? saved.id : null };
+  const isSaved = saved !== undefined && saved.sql.trim() === sql.trim();
+  // The saved query's own values stand in for the ones a run does not give.
+  const params =
+    isSaved && Object.keys(saved.params).length > 0 ? { ...saved.params, ...request.params } : request.params;
+  return { sql, savedQueryId: isSaved ? saved.id : null, params };
 }

@@ -52,6 +52,8 @@ export interface SavedQueryDraft {
   description: string | null;
   is_public: boolean;
   chart: ChartSpec | null;
+  /** The values of its parameters as the editor holds them, kept so it reopens with them. */
+  params: Record<string, string>;
 }
 
 export function useCreateSavedQuery() {

@@ -126,7 +126,7 @@ function Editor({
     values: parameterValues,
     current: currentValues,
     setValue: setParameterValue,
-  } = useParameterValues(sql);
+  } = useParameterValues(sql, saved?.params);
   const [isRunAttempted, setIsRunAttempted] = useState(false);
   const controller = useRef<AbortController | null>(null);
   const editorRoot = useRef<HTMLDivElement>(null);
@@ -219,7 +219,7 @@ function Editor({
       return;
     }
     update.mutate(
-      { id: savedId, sql, title, chart },
+      { id: savedId, sql, title, chart, params: currentValues },
       {
         onSuccess: () => {
           markSaved({ sql, title });
@@ -236,6 +236,7 @@ function Editor({
           id: savedId,
           sql,
           chart,
+          params: currentValues,
           title: values.title,
           description: values.description || null,
           is_public: values.isPublic,
@@ -252,7 +253,14 @@ function Editor({
       return;
     }
     create.mutate(
-      { sql, chart, title: values.title, description: values.description || null, is_public: values.isPublic },
+      {
+        sql,
+        chart,
+        params: currentValues,
+        title: values.title,
+        description: values.description || null,
+        is_public: values.isPublic,
+      },
       {
         onSuccess: (created) => {
           // Saved under a new id: nothing is left unsaved here.

@@ -3,7 +3,7 @@
  * (ClickHouse's convention) so a shared or bookmarked link reproduces the run. The URL
  * holds the values of the parameters the SQL uses now; values typed for a name the SQL has
  * since dropped stay in memory and come back with the name, so editing the SQL never loses
- * them.
+ * them. A saved query opens with the values it was saved with, under any the URL gives.
  */
 import { type QueryParameter, queryParameters } from "@epicenter/contracts";
 import { useCallback, useEffect, useMemo, useState } from "react";
@@ -21,9 +21,9 @@ export interface ParameterState {
   setValue(name: string, value: string): void;
 }
 
-export function useParameterValues(sql: string): ParameterState {
+export function useParameterValues(sql: string, saved?: Readonly<Record<string, string>>): ParameterState {
   const [search, setSearch] = useSearchParams();
-  const [values, setValues] = useState<ParameterValues>(() => paramValuesOf(search));
+  const [values, setValues] = useState<ParameterValues>(() => ({ ...saved, ...paramValuesOf(search) }));
   const parameters = useMemo(() => queryParameters(sql), [sql]);
   const current = useMemo(() => valuesFor(parameters, values), [parameters, values]);
 
