@@ -9,26 +9,17 @@
  * one limiter per upstream host, so together they keep each host's limit. Due times
  * advance from the last run's start by whole intervals past "now", so a run that overran,
  * or a machine that slept, yields one catch-up run rather than a pile of missed ticks. `stop()` waits for the in-flight run
- * to finish, or with `{ abort: true }` aborts it, which removes its rows.
+ * to finish, or with `{ abort: true }` aborts it, which removes its rows. After each snapshot
+ * that succeeded the cross-venue matcher runs, at the cadence `crossvenue/cadence.ts` keeps.
  */
 import { setTimeout as delay } from "node:timers/promises";
 import type { Adjudicator } from "./crossvenue/adjudication";
-import { recordMatcherRun, runClosedPassStep } from "./crossvenue/closed-pass";
-import { runMatcher } from "./crossvenue/matcher";
+import { createMatcherCadence } from "./crossvenue/cadence";
 import { consoleLogger, type Logger, systemClock } from "./logger";
 import type { SourceName } from "./sources";
 import { runBackfillStep } from "./sync/backfill";
 import { DEFAULT_HISTORY_REFRESH_MS, runHistoryStep } from "./sync/history";
 import { runSync, type SyncDeps, type SyncRunSummary } from "./sync/run-sync";
-
-const HOUR_MS = 3_600_000;
-/**
- * The matcher pairs every market against every market once at start and then daily (a
- * title or a date may have changed); after the other snapshots only the markets created
- * since its last run. Each run is followed by one window of the one-time pass over closed
- * markets (`crossvenue/closed-pass.ts`) until that pass is over.
- */
-const FULL_MATCH_EVERY_MS = 24 * HOUR_MS;
 
 export type SourceSyncStatus = "syncing" | "idle" | "error" | "backfilling";
 
@@ -85,44 +76,15 @@ export function createScheduler(given: SyncDeps, options: SchedulerOptions): Sch
   /** Aborted by `stop()` to wake every sleeping loop at once. */
   let wake = new AbortController();
   let stopped = true;
-  /** The matcher reads both venues: one run at a time, whichever snapshot asked for it. */
-  let matching: Promise<void> | undefined;
-  /** When the last full pass and the last run started; a run pairs the markets new since the one before. */
-  let lastFullMatch: number | undefined;
-  let lastMatch: number | undefined;
-  /** Whether the one-time pass over closed markets has ended (it resumes from `internal.matcher_runs`). */
-  let closedPassDone = false;
-  const matchPairs = () => {
-    const started = now();
-    const isFull = lastFullMatch === undefined || started - lastFullMatch >= FULL_MATCH_EVERY_MS;
-    // An hour's margin: a market's creation time is the venue's, a little before we see it.
-    const since = isFull || lastMatch === undefined ? undefined : new Date(lastMatch - HOUR_MS);
-    const matcher = {
+  const matcher = createMatcherCadence(
+    {
       warehouse: deps.warehouse,
       logger,
       clock,
       ...(options.adjudicator ? { adjudicator: options.adjudicator } : {}),
-    };
-    matching ??= runMatcher(matcher, since ? { since } : {})
-      .then(async (outcome) => {
-        lastMatch = started;
-        if (isFull) lastFullMatch = started;
-        await recordMatcherRun(deps.warehouse, {
-          startedAt: new Date(started),
-          pass: isFull ? "full" : "new",
-          outcome,
-        });
-        // Then one window of the one-time pass over closed markets, once the backfills
-        // have brought them in.
-        const backfilled = [...states.values()].every((state) => state.backfillDone);
-        if (!closedPassDone && backfilled) closedPassDone = (await runClosedPassStep(matcher))?.done ?? true;
-      })
-      .catch((error: unknown) => logger.error({ error: String(error) }, "cross-venue matching failed"))
-      .finally(() => {
-        matching = undefined;
-      });
-    return matching;
-  };
+    },
+    () => [...states.values()].every((state) => state.backfillDone),
+  );
 
   const sleepUntil = (at: number) =>
     delay(Math.max(0, at - now()), undefined, { signal: wake.signal }).catch(() => undefined);
@@ -140,7 +102,7 @@ export function createScheduler(given: SyncDeps, options: SchedulerOptions): Sch
         state.lastRun = run;
         state.status = run.success ? "idle" : "error";
         // Pairs first, so what user SQL is shown next holds this snapshot's pairs too.
-        if (run.success && options.crossVenue !== false) await matchPairs();
+        if (run.success && options.crossVenue !== false) await matcher.afterSnapshot();
         if (run.success) options.onSnapshot?.(run);
         for (const resolve of waiters.get(source)?.splice(0) ?? []) resolve(run);
         // Next due: the first whole interval after now, counted from this run's start.
