@@ -93,10 +93,16 @@ describe("the market page", () => {
     await page.waitForURL((url) => url.pathname === "/queries/new");
     const sql = new URL(page.url()).searchParams.get("sql") ?? "";
     expect(sql).toContain("FROM polymarket.markets_latest");
-    expect(sql).toContain(`'${id}'`);
+    // The id is a typed parameter whose value comes with the statement, ready to run.
+    expect(sql).toContain("WHERE id = {id:String}");
+    expect(new URL(page.url()).searchParams.get("param_id")).toBe(id);
     await expect
       .poll(() => page.locator("main").textContent(), { timeout: 20_000 })
       .toContain("FROM polymarket.markets_latest FINAL");
+    const idInput = page.getByRole("textbox", { name: "id String" });
+    expect(await idInput.inputValue()).toBe(id);
+    await idInput.press("Enter");
+    await page.getByText("1 row", { exact: true }).waitFor();
     await page.goBack();
     await expectMarketPage(page);
 

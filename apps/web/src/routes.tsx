@@ -3,6 +3,7 @@
  * only the shell; beside them the market pages (`/markets/{venue}/{id}`). Redirects: /seismo → /intelligence, /status → /hub/status, anything
  * unknown → /.
  */
+import { VENUES } from "@epicenter/contracts";
 import { lazy, type ReactNode, Suspense } from "react";
 import { createBrowserRouter, Navigate, useRouteError } from "react-router";
 import { RequireSession } from "./features/auth/RequireSession";
@@ -67,8 +68,7 @@ export const router = createBrowserRouter([
       { path: "dashboards/:dashboardId", element: <DashboardPage /> },
       { path: "datasets", element: <DatasetsPage /> },
       { path: "datasets/:datasetId", element: <DatasetPage /> },
-      { path: "markets/polymarket/:id", element: <MarketPage venue="polymarket" /> },
-      { path: "markets/kalshi/:id", element: <MarketPage venue="kalshi" /> },
+      ...VENUES.map((venue) => ({ path: `markets/${venue}/:id`, element: <MarketPage venue={venue} /> })),
       { path: "hub", element: <HubPage /> },
       { path: "hub/:section", element: <HubPage /> },
       { path: "hub/api/reference", element: <ApiReferencePage /> },

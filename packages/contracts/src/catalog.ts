@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { MARKET_DATABASES } from "./venues";
 
-export const ZNamespace = z.enum(["polymarket", "kalshi", "crossvenue", "internal"]);
+export const ZNamespace = z.enum([...MARKET_DATABASES, "internal"]);
 export type Namespace = z.infer<typeof ZNamespace>;
 
 export const ZTableColumn = z.object({
@@ -15,7 +16,9 @@ export const ZTable = z
     name: z.string(),
     table_name: z.string(),
     namespace: ZNamespace,
-    source: z.enum(["Polymarket", "Kalshi", "Cross-venue", "System", "Other"]),
+    source: z
+      .string()
+      .describe("Where its data comes from: a venue's name (Polymarket, Kalshi), Cross-venue, System or Other."),
     full_name: z.string().describe("namespace.table, as used in SQL"),
     description: z.string().nullable(),
     columns: z.array(ZTableColumn),

@@ -35,3 +35,4 @@ export * from "./saved-queries";
 export * from "./screens";
 export * from "./sql-dialect";
 export * from "./sync";
+export * from "./venues";

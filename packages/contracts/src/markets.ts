@@ -9,9 +9,7 @@ import { z } from "zod";
 import { defineEndpoint, type Endpoint } from "./endpoint";
 import { errorResponse, UNAUTHORIZED } from "./errors";
 import { ZQueryNode } from "./query-node";
-
-export const ZVenue = z.enum(["polymarket", "kalshi"]);
-export type Venue = z.infer<typeof ZVenue>;
+import { ZVenue } from "./venues";
 
 export const ZMarketParams = z.object({
   venue: ZVenue,

@@ -10,6 +10,7 @@ import { defineEndpoint, type Endpoint } from "./endpoint";
 import { ZApiError } from "./errors";
 import { ZQueryErrorDetails } from "./query";
 import { ZQueryNode, ZQueryResult, ZQueryView } from "./query-node";
+import { VENUES, ZVenue } from "./venues";
 
 const error = (description: string) => ({ description, schema: ZApiError });
 const unauthorized = error("No valid session or API key");
@@ -44,7 +45,7 @@ export const ZPlatformStats = z
     last_sync: z.iso.datetime().nullable(),
     archive_start: z.iso.datetime().nullable().describe("The oldest sync_timestamp in the archive"),
     sources: z.number().int().describe("Number of venues archived (2)"),
-    by_source: z.object({ polymarket: ZSourceStats, kalshi: ZSourceStats }),
+    by_source: z.record(ZVenue, ZSourceStats),
   })
   .meta({ id: "PlatformStats" });
 export type PlatformStats = z.infer<typeof ZPlatformStats>;
@@ -93,7 +94,7 @@ export const ZDashboardSummary = z.object({
   refresh: z.string().nullable().describe("How often it refreshes, e.g. 5min"),
   refresh_seconds: z.number().int().nullable(),
   availability: z.enum(["available", "coming_soon"]),
-  source: z.enum(["polymarket", "kalshi", "both"]),
+  source: z.enum([...VENUES, "both"]),
   tile_count: z.number().int().nonnegative(),
 });
 export type DashboardSummary = z.infer<typeof ZDashboardSummary>;

@@ -3,8 +3,10 @@
  * (SPEC §3 "Sync status"). Built by `getSyncStatus` in `@epicenter/ingest`.
  */
 import { z } from "zod";
+import { ZVenue } from "./venues";
 
-export const ZSyncSourceName = z.enum(["polymarket", "kalshi"]);
+/** The sources the archive syncs: one per venue. */
+export const ZSyncSourceName = ZVenue;
 export type SyncSourceName = z.infer<typeof ZSyncSourceName>;
 
 export const ZSourceSyncStatus = z.enum(["syncing", "idle", "error", "backfilling"]);
@@ -53,7 +55,8 @@ export type SourceSync = z.infer<typeof ZSourceSync>;
 
 export const ZSyncStatusResponse = z.object({
   timestamp: z.iso.datetime(),
-  sources: z.object({ polymarket: ZSourceSync, kalshi: ZSourceSync }),
+  /** One entry per venue. */
+  sources: z.record(ZVenue, ZSourceSync),
   /** `namespace.table` → rows. */
   table_counts: z.record(z.string(), z.number().int().nonnegative()),
 });

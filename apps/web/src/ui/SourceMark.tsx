@@ -13,8 +13,9 @@ const MARKS: Record<SourceName, { color: string; letter: string }> = {
   Other: { color: "var(--text-faint)", letter: "?" },
 };
 
-export function SourceMark({ source, size = 32 }: { source: SourceName; size?: number }) {
-  const mark = MARKS[source];
+/** A venue's or a namespace's mark, by the name the product writes; an unknown name gets Other's. */
+export function SourceMark({ source, size = 32 }: { source: SourceName | string; size?: number }) {
+  const mark = MARKS[source as SourceName] ?? MARKS.Other;
   return (
     <svg width={size} height={size} viewBox="0 0 32 32" role="img" aria-label={`${source} logo`}>
       <rect width="32" height="32" rx="8" style={{ fill: "var(--mark-tile)" }} />

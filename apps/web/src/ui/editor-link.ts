@@ -11,9 +11,13 @@
  */
 import { type ChartSpec, type QueryNode, ZChartSpec } from "@epicenter/contracts";
 
-export type EditorPrefill = Pick<QueryNode, "sql" | "title" | "view">;
+export type EditorPrefill = Pick<QueryNode, "sql" | "title" | "view" | "params">;
 
-export function editorUrl(node: EditorPrefill, paramValues: Readonly<Record<string, string>> = {}): string {
+/** The editor opened on `node`, with its own parameter values unless others are given. */
+export function editorUrl(
+  node: EditorPrefill,
+  paramValues: Readonly<Record<string, string>> = node.params ?? {},
+): string {
   const params = new URLSearchParams({ sql: node.sql });
   if (node.title) params.set("title", node.title);
   if (node.view?.kind === "chart") params.set("chart", JSON.stringify(node.view));

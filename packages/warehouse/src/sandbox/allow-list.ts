@@ -20,6 +20,7 @@
  *
  * Pure: tested on recorded dumps, and the engine-facing part lives in `validate.ts`.
  */
+import { MARKET_DATABASES as MARKET_DATABASE_NAMES } from "@epicenter/contracts";
 import { type AstNode, functionName } from "./ast-dump";
 import { SandboxRefusal } from "./errors";
 import { ALLOWED_TABLE_FUNCTIONS, FUNCTION_CLASSES, type FunctionClass, functionClass } from "./function-classes";
@@ -28,8 +29,8 @@ import { checkStringArgument, checkTableFunctionArguments } from "./string-argum
 
 export { type AstNode, parseAstDump } from "./ast-dump";
 
-/** The databases user SQL reads: each venue's, and the pairs matched across them. */
-export const MARKET_DATABASES: readonly string[] = ["polymarket", "kalshi", "crossvenue"];
+/** The databases user SQL reads: each venue's, and the pairs matched across them (declared with the venues). */
+export const MARKET_DATABASES: readonly string[] = MARKET_DATABASE_NAMES;
 
 /**
  * Views of the engine's own catalogue limited to the market databases (`catalog-views.ts`):

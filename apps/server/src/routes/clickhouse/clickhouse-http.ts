@@ -28,7 +28,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { pipeline, Readable } from "node:stream";
-import { MAX_QUERY_LENGTH, QUERY_BODY_BYTES } from "@epicenter/contracts";
+import { MARKET_DATABASES, MAX_QUERY_LENGTH, QUERY_BODY_BYTES } from "@epicenter/contracts";
 import { MAX_EXPORT_ROWS, type UserQueryExport } from "@epicenter/warehouse";
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../http/env";
@@ -59,11 +59,9 @@ export interface ClickHouseHttpDeps extends QueryServiceDeps {
 
 /** Databases a client may choose, and what each means here. */
 const DATABASES: Readonly<Record<string, string>> = {
-  polymarket: "polymarket",
-  kalshi: "kalshi",
-  crossvenue: "crossvenue",
+  ...Object.fromEntries(MARKET_DATABASES.map((name) => [name, name])),
   // The user's default database on a ClickHouse server; here, as for the sandbox's server user.
-  default: "polymarket",
+  default: MARKET_DATABASES[0],
   system: "epicenter_system",
   information_schema: "epicenter_information_schema",
   INFORMATION_SCHEMA: "epicenter_information_schema",
@@ -322,14 +320,14 @@ async function authenticate(
 }
 
 function databaseOf(requested: string | undefined): string {
-  if (requested === undefined || requested === "") return "polymarket";
+  if (requested === undefined || requested === "") return MARKET_DATABASES[0];
   const database = DATABASES[requested];
   if (!database) {
     refuse(
       404,
       81,
       "UNKNOWN_DATABASE",
-      `Database ${requested} does not exist; the databases here are polymarket, kalshi and crossvenue`,
+      `Database ${requested} does not exist; the databases here are ${MARKET_DATABASES.join(", ")}`,
     );
   }
   return database;

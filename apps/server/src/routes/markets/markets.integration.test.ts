@@ -174,10 +174,13 @@ describe("GET /api/markets/{venue}/{id}", () => {
     ]);
     // Inserted twice (before a merge folds them), counted once.
     expect(market.history).toMatchObject({ points: 48, trades: 2, first: new Date(start).toISOString() });
-    // The panel's SQL runs in the editor's sandbox and gives the same points.
+    // The panel's SQL takes the id and span as typed parameters, whose values travel with it;
+    // with them it runs in the editor's sandbox and gives the same points.
+    expect(market.queries.prices.sql).toContain("WHERE id = {id:String}");
+    expect(market.queries.prices.params).toMatchObject({ id: "501" });
     const run = await t.app.request(
       "/api/query/rows",
-      json({ query: market.queries.prices.sql, limit: 1000 }, { token }),
+      json({ query: market.queries.prices.sql, params: market.queries.prices.params, limit: 1000 }, { token }),
     );
     expect(ZQueryResult.parse(await run.json()).row_count).toBe(48);
   });

@@ -4,7 +4,7 @@
  * history) and engine or foreign system schemas are hidden by rule, not by accident.
  * Sample rows are read through the same sandbox as user SQL.
  */
-import type { Namespace, QueryResult, Table } from "@epicenter/contracts";
+import { type Namespace, type QueryResult, type Table, VENUE_FACTS, VENUES } from "@epicenter/contracts";
 import { MARKET_DATABASES, tableRowCounts, type Warehouse } from "@epicenter/warehouse";
 import { type QueryServiceDeps, runQuery } from "../queries/run-query";
 import { describeColumn, describeTable } from "./descriptions";
@@ -20,8 +20,7 @@ export function isHiddenTable(namespace: string, name: string): boolean {
 }
 
 const SOURCES: Record<string, Table["source"]> = {
-  polymarket: "Polymarket",
-  kalshi: "Kalshi",
+  ...Object.fromEntries(VENUES.map((venue) => [VENUE_FACTS[venue].database, VENUE_FACTS[venue].label])),
   crossvenue: "Cross-venue",
   internal: "System",
 };

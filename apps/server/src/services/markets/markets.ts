@@ -3,155 +3,47 @@
  * snapshot, how much history the archive holds, the price path and volume per interval
  * (the venue's own history, else the snapshots), and a search over both venues.
  *
- * These are fixed queries over the market tables with no SQL from the caller (the id has
- * passed the contract's pattern), so they run on the app's warehouse connection, like the
- * catalog and the platform statistics; the SQL behind each panel travels with the answer
- * (`market-sql.ts`) and opens in the editor, where it runs in the sandbox like any other.
+ * Each venue is read through its reader (`services/venues/`): the statements behind each
+ * panel take the id and span as typed parameters and travel with the answer, so "Query in
+ * Editor" opens what the page drew, with its values. They run on the app's warehouse
+ * connection, like the catalog and the platform statistics: fixed statements, nothing of
+ * the caller's but bound values.
  */
-import {
-  type HistoryInterval,
-  MAX_MINUTE_SPAN_DAYS,
-  type Market,
-  type MarketHistory,
-  type MarketStatus,
-  type MarketSummary,
-  type PricePoint,
-  type Venue,
-} from "@epicenter/contracts";
+import type { HistoryInterval, Market, MarketHistory, MarketSummary, PricePoint, Venue } from "@epicenter/contracts";
+import { MAX_MINUTE_SPAN_DAYS, VENUES } from "@epicenter/contracts";
 import type { Warehouse } from "@epicenter/warehouse";
 import { HttpError } from "../../http/errors";
-import { MARKET_SQL, type Span } from "./market-sql";
+import { type BoundQuery, isoOf, type Span, VENUE_READERS, type VenueReading } from "../venues";
+import { earliest, numberOf, type Row, textOf } from "../venues/venue";
 
 export interface MarketDeps {
   warehouse: Warehouse;
   clock: () => Date;
 }
 
-type Row = Record<string, unknown>;
-
 /** Most points one history answer carries, all outcomes together. */
 export const MAX_HISTORY_POINTS = 50_000;
 const DAY_MS = 86_400_000;
 
-/** `2026-03-01 12:00:00(.000)` as the engine writes a UTC time → ISO 8601; null stays null. */
-export function isoOf(value: unknown): string | null {
-  if (value === null || value === undefined || value === "") return null;
-  const text = String(value);
-  if (text.startsWith("1970-01-01 00:00:00")) return null;
-  const date = new Date(`${text.replace(" ", "T")}${text.endsWith("Z") ? "" : "Z"}`);
-  return Number.isNaN(date.getTime()) ? null : date.toISOString();
-}
-
-const numberOf = (value: unknown): number | null => {
-  if (value === null || value === undefined || value === "") return null;
-  const number = Number(value);
-  return Number.isFinite(number) ? number : null;
-};
-
-const textOf = (value: unknown): string | null =>
-  value === null || value === undefined || value === "" ? null : String(value);
-
-/** The venue-specific reading of a latest row into the shared shape. */
-interface VenueReading {
-  question: string;
-  subtitle: string | null;
-  eventId: string;
-  status: MarketStatus;
-  outcomes: Market["outcomes"];
-  result: string | null;
-  openedAt: string | null;
-  closesAt: string | null;
-  resolvedAt: string | null;
-  volume: number | null;
-  liquidity: number | null;
-  openInterest: number | null;
-  url: (event: { slug: string | null }) => string;
-}
-
-function readPolymarket(row: Row): VenueReading {
-  const labels = (row.outcomes as string[] | undefined) ?? [];
-  const prices = (row.outcomePrices as number[] | undefined) ?? [];
-  const tokens = (row.clobTokenIds as string[] | undefined) ?? [];
-  const isClosed = row.closed === true;
-  // Resolved once the oracle says so, or the prices have settled on one outcome.
-  const winner = prices.indexOf(1);
-  const isSettled = winner >= 0 && prices.every((price, index) => index === winner || price === 0);
-  const isResolved = isClosed && (row.umaResolutionStatus === "resolved" || isSettled);
-  return {
-    question: String(row.question ?? ""),
-    subtitle: textOf(row.groupItemTitle),
-    eventId: String(row.event_id ?? ""),
-    status: isResolved ? "resolved" : isClosed ? "closed" : "open",
-    outcomes: labels.map((label, index) => ({
-      label,
-      token_id: tokens[index] ?? null,
-      price: numberOf(prices[index]),
-    })),
-    result: isResolved && winner >= 0 ? (labels[winner] ?? null) : null,
-    openedAt: isoOf(row.startDate) ?? isoOf(row.createdAt),
-    closesAt: isoOf(row.endDate),
-    resolvedAt: isResolved ? (isoOf(row.closedTime) ?? isoOf(row.endDate)) : null,
-    volume: numberOf(row.volume),
-    liquidity: numberOf(row.liquidity),
-    openInterest: null,
-    url: (event) => `https://polymarket.com/event/${encodeURIComponent(event.slug ?? String(row.slug ?? ""))}`,
-  };
-}
-
-const KALSHI_OPEN = new Set(["active", "open"]);
-const KALSHI_RESOLVED = new Set(["determined", "finalized", "settled"]);
-
-function readKalshi(row: Row): VenueReading {
-  const status = String(row.status ?? "");
-  const result = String(row.result ?? "").toLowerCase();
-  const isResolved = KALSHI_RESOLVED.has(status) && (result === "yes" || result === "no");
-  const last = numberOf(row.last_price_dollars);
-  return {
-    question: String(row.title ?? ""),
-    subtitle: textOf(row.yes_sub_title),
-    eventId: String(row.event_ticker ?? ""),
-    status: isResolved ? "resolved" : KALSHI_OPEN.has(status) ? "open" : "closed",
-    outcomes: [
-      { label: "Yes", token_id: null, price: last },
-      { label: "No", token_id: null, price: last === null ? null : Math.round((1 - last) * 10_000) / 10_000 },
-    ],
-    result: isResolved ? (result === "yes" ? "Yes" : "No") : null,
-    openedAt: isoOf(row.open_time),
-    closesAt: isoOf(row.close_time),
-    // When it settled; without `settlement_ts`, its close, unless that is a backstop date
-    // after the venue's last update (a market settled early): then that update.
-    resolvedAt: isResolved
-      ? (isoOf(row.settlement_ts) ??
-        earliest(isoOf(row.close_time), isoOf(row.updated_time) ?? isoOf(row.sync_timestamp)))
-      : null,
-    volume: numberOf(row.volume),
-    liquidity: numberOf(row.liquidity_dollars),
-    openInterest: numberOf(row.open_interest),
-    url: (event) => `https://kalshi.com/markets/${encodeURIComponent((event.slug ?? "").toLowerCase())}`,
-  };
-}
-
-const READ: Record<Venue, (row: Row) => VenueReading> = { polymarket: readPolymarket, kalshi: readKalshi };
+const run = <T>(deps: MarketDeps, query: BoundQuery, limit?: number) =>
+  deps.warehouse.query<T>(limit === undefined ? query.sql : `${query.sql}\nLIMIT ${limit}`, { params: query.params });
 
 const notFound = (venue: Venue, id: string) =>
-  new HttpError(
-    404,
-    "not_found",
-    `No ${venue === "polymarket" ? "Polymarket" : "Kalshi"} market ${id} in the archive.`,
-  );
+  new HttpError(404, "not_found", `No ${VENUE_READERS[venue].facts.label} market ${id} in the archive.`);
 
 async function latestRow(deps: MarketDeps, venue: Venue, id: string): Promise<{ row: Row; reading: VenueReading }> {
-  const [row] = await deps.warehouse.query<Row>(MARKET_SQL[venue].latest(id).sql);
+  const reader = VENUE_READERS[venue];
+  const [row] = await run<Row>(deps, reader.panels.latest(id));
   if (!row) throw notFound(venue, id);
-  return { row, reading: READ[venue](row) };
+  return { row, reading: reader.read(row) };
 }
 
 export async function getMarket(deps: MarketDeps, venue: Venue, id: string): Promise<Market> {
-  const sql = MARKET_SQL[venue];
+  const sql = VENUE_READERS[venue].panels;
   const { row, reading } = await latestRow(deps, venue, id);
   const [[event], [coverage]] = await Promise.all([
-    deps.warehouse.query<{ title: string; slug: string }>(sql.event(reading.eventId)),
-    deps.warehouse.query<{ points: string; first: string; last: string; trades: string }>(sql.coverage(id)),
+    run<{ title: string; slug: string }>(deps, sql.event(reading.eventId)),
+    run<{ points: string; first: string; last: string; trades: string }>(deps, sql.coverage(id)),
   ]);
   const points = Number(coverage?.points ?? 0);
   const to = deps.clock();
@@ -218,11 +110,6 @@ export function spanOf(
   return { from, to };
 }
 
-function earliest(...times: Array<string | null>): string | null {
-  const known = times.filter((time): time is string => time !== null && !Number.isNaN(Date.parse(time)));
-  return known.length === 0 ? null : known.reduce((a, b) => (Date.parse(a) <= Date.parse(b) ? a : b));
-}
-
 interface PriceRow {
   outcome: string;
   t: string;
@@ -238,23 +125,25 @@ export async function getMarketHistory(
   id: string,
   query: { interval: HistoryInterval; from?: string | undefined; to?: string | undefined },
 ): Promise<MarketHistory> {
-  const sql = MARKET_SQL[venue];
+  const sql = VENUE_READERS[venue].panels;
   const { reading } = await latestRow(deps, venue, id);
   // The whole archived life: from the market's opening, or its first archived point when
   // the archive reaches further back than the venue's open time says.
-  const [first] = query.from ? [] : await deps.warehouse.query<{ first: string }>(sql.firstPoint(id));
+  const [first] = query.from ? [] : await run<{ first: string }>(deps, sql.firstPoint(id));
   const start = earliest(reading.openedAt, isoOf(first?.first));
   const span = spanOf(query.interval, query, start, deps.clock());
   const prices = sql.prices(id, query.interval, span);
-  const limited = (text: string) => `${text}\nLIMIT ${MAX_HISTORY_POINTS + 1}`;
-  let rows = await deps.warehouse.query<PriceRow>(limited(prices.sql));
+  const limit = MAX_HISTORY_POINTS + 1;
+  let rows = await run<PriceRow>(deps, prices, limit);
   let source: MarketHistory["source"] = "history";
   if (rows.length === 0) {
-    rows = await deps.warehouse.query<PriceRow>(limited(sql.snapshotPrices(id, query.interval, span)));
+    rows = await run<PriceRow>(deps, sql.snapshotPrices(id, query.interval, span), limit);
     source = rows.length > 0 ? "snapshots" : "none";
   }
-  const volume = await deps.warehouse.query<{ t: string; volume: number | string | null }>(
-    limited(sql.volume(id, query.interval, span).sql),
+  const volume = await run<{ t: string; volume: number | string | null }>(
+    deps,
+    sql.volume(id, query.interval, span),
+    limit,
   );
   const truncated = rows.length > MAX_HISTORY_POINTS;
   const byOutcome = new Map<string, PricePoint[]>();
@@ -293,36 +182,20 @@ export async function getMarketHistory(
   };
 }
 
-const SEARCH: Record<Venue, string> = {
-  polymarket: `SELECT id, question, groupItemTitle, closed, umaResolutionStatus, outcomePrices,
-    volume, endDate AS closes
-  FROM polymarket.markets_latest FINAL
-  WHERE id = {q:String}
-     OR arrayAll(word -> positionCaseInsensitiveUTF8(concat(question, ' ', groupItemTitle), word) > 0, {words:Array(String)})
-  ORDER BY ifNull(closed, false), volume DESC NULLS LAST
-  LIMIT {limit:UInt32}`,
-  kalshi: `SELECT ticker AS id, title, yes_sub_title, status, result, volume,
-    close_time AS closes
-  FROM kalshi.markets_latest FINAL
-  WHERE ticker = upper({q:String})
-     OR arrayAll(word -> positionCaseInsensitiveUTF8(concat(title, ' ', yes_sub_title, ' ', ticker), word) > 0, {words:Array(String)})
-  ORDER BY status NOT IN ('active', 'open'), volume DESC NULLS LAST
-  LIMIT {limit:UInt32}`,
-};
-
 export async function searchMarkets(
   deps: MarketDeps,
   query: { q: string; venue?: Venue | undefined; limit: number },
 ): Promise<MarketSummary[]> {
   const words = query.q.split(/\s+/).filter(Boolean).slice(0, 8);
-  const venues: Venue[] = query.venue ? [query.venue] : ["polymarket", "kalshi"];
+  const venues: readonly Venue[] = query.venue ? [query.venue] : VENUES;
   const found = await Promise.all(
     venues.map(async (venue) => {
-      const rows = await deps.warehouse.query<Row>(SEARCH[venue], {
+      const reader = VENUE_READERS[venue];
+      const rows = await deps.warehouse.query<Row>(reader.panels.search, {
         params: { q: query.q, words, limit: query.limit },
       });
       return rows.map((row): MarketSummary => {
-        const reading = READ[venue](row);
+        const reading = reader.read(row);
         return {
           venue,
           id: String(row.id),
@@ -336,7 +209,7 @@ export async function searchMarkets(
     }),
   );
   // Each venue's list is open markets first, then by volume; volumes are in different
-  // units (USDC, contracts), so the venues alternate rather than one drowning the other.
+  // units (money, contracts), so the venues alternate rather than one drowning the other.
   const merged: MarketSummary[] = [];
   for (let index = 0; merged.length < query.limit && found.some((list) => index < list.length); index++) {
     for (const list of found) {

@@ -5,7 +5,7 @@
  * the SPA's catalog page reads (`catalog/catalog.ts`, market databases only); sample rows
  * run through the query service as the MCP caller, like any of their queries.
  */
-import type { Table } from "@epicenter/contracts";
+import { MARKET_DATABASES, type Table, ZVenue } from "@epicenter/contracts";
 import { SandboxError } from "@epicenter/warehouse";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
@@ -33,10 +33,7 @@ export function registerCatalogTools(server: McpServer, context: McpContext): vo
       title: "List tables",
       description: `The tables you can query, in the databases polymarket, kalshi and crossvenue (the same question matched across the venues): each one's full name, what it holds and its row count (the *_latest tables count one row per market). ${DATA_FACTS}`,
       inputSchema: {
-        database: z
-          .enum(["polymarket", "kalshi", "crossvenue"])
-          .optional()
-          .describe("Only the tables of this database."),
+        database: z.enum(MARKET_DATABASES).optional().describe("Only the tables of this database."),
       },
       outputSchema: {
         tables: z.array(
@@ -129,7 +126,7 @@ export function registerCatalogTools(server: McpServer, context: McpContext): vo
       description: `Finds markets of both venues (Polymarket and Kalshi) whose question, subtitle, id or ticker contains every word of q, in their latest snapshot: open markets first, then the most traded. Answers each market's id (Polymarket) or ticker (Kalshi), title, status (open, closed, resolved), outcome prices as probabilities 0–1, volume (USDC on Polymarket, contracts on Kalshi) and close time. Use the id or ticker in SQL (polymarket.*.id, kalshi.*.ticker). ${DATA_FACTS}`,
       inputSchema: {
         q: z.string().trim().min(1).max(200).describe("Words of the question, or an id or ticker."),
-        venue: z.enum(["polymarket", "kalshi"]).optional().describe("Only this venue."),
+        venue: ZVenue.optional().describe("Only this venue."),
         limit: z.number().int().min(1).max(50).default(10).describe("Markets answered at most (1–50)."),
       },
       annotations: READ_ONLY,

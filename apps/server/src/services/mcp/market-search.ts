@@ -7,9 +7,10 @@
  * connection like the search itself (no SQL from the caller; the ids travel as a typed
  * parameter).
  */
-import type { MarketSummary, Venue } from "@epicenter/contracts";
+import { type MarketSummary, VENUE_FACTS, type Venue } from "@epicenter/contracts";
 import type { Warehouse } from "@epicenter/warehouse";
 import { type MarketDeps, searchMarkets } from "../markets/markets";
+import { VENUE_READERS } from "../venues";
 
 export interface MarketFound {
   venue: Venue;
@@ -17,20 +18,13 @@ export interface MarketFound {
   title: string;
   subtitle: string | null;
   status: MarketSummary["status"];
-  /** Each outcome's price, a probability from 0 to 1 (Kalshi: Yes at the last trade, No its complement). */
+  /** Each outcome's price, a probability from 0 to 1 (as each venue's reader gives it). */
   outcomes: Array<{ label: string; price: number | null }>;
   volume: number | null;
-  volume_unit: "USDC" | "contracts";
+  /** What the volume counts: "USDC", "contracts". */
+  volume_unit: string;
   closes_at: string | null;
 }
-
-const DETAILS: Record<Venue, string> = {
-  polymarket: `SELECT id, question AS title, groupItemTitle AS subtitle, outcomes AS labels, outcomePrices AS prices
-    FROM polymarket.markets_latest FINAL WHERE id IN {ids:Array(String)}`,
-  kalshi: `SELECT ticker AS id, title, yes_sub_title AS subtitle, ['Yes', 'No'] AS labels,
-      [last_price_dollars, if(isNull(last_price_dollars), NULL, round(1 - last_price_dollars, 4))] AS prices
-    FROM kalshi.markets_latest FINAL WHERE ticker IN {ids:Array(String)}`,
-};
 
 interface DetailRow {
   id: string;
@@ -63,14 +57,14 @@ export async function searchMarketsWithPrices(
       status: market.status,
       outcomes: row ? row.labels.map((label, index) => ({ label, price: numberOf(row.prices[index]) })) : [],
       volume: market.volume,
-      volume_unit: market.venue === "polymarket" ? "USDC" : "contracts",
+      volume_unit: VENUE_FACTS[market.venue].volumeName,
       closes_at: market.closes_at,
     };
   });
 }
 
 function detailsOf(warehouse: Warehouse, venue: Venue, ids: string[]): Promise<DetailRow[]> {
-  return warehouse.query<DetailRow>(DETAILS[venue], { params: { ids } });
+  return warehouse.query<DetailRow>(VENUE_READERS[venue].panels.outcomePrices, { params: { ids } });
 }
 
 function numberOf(value: unknown): number | null {

@@ -7,15 +7,10 @@
  * `*_latest` tables are ReplacingMergeTree; `FINAL` gives exactly one row per market.
  */
 import type { ChartSpec } from "@epicenter/contracts";
-import {
-  dailyActivity,
-  KALSHI,
-  marketsPerRegion,
-  openByCategory,
-  POLYMARKET,
-  platformComparison,
-  tradingPerHour,
-} from "./market-sql";
+import { VENUE_READERS, venueReaders } from "../venues";
+import { dailyActivity, marketsPerRegion, openByCategory, platformComparison, tradingPerHour } from "./market-sql";
+
+const POLYMARKET = VENUE_READERS.polymarket.tables;
 
 // The scripts that generate benchmark data classify questions the same way.
 export { categoryExpression, regionExpression } from "./market-sql";
@@ -57,7 +52,7 @@ export const EXAMPLE_QUERIES: readonly ExampleQuery[] = [
     title: "Open markets and volume per platform",
     description:
       "How many markets are open on each venue and their 24 h volume (Polymarket in USDC, Kalshi in contracts × last price, i.e. dollars).",
-    sql: platformComparison([POLYMARKET, KALSHI]),
+    sql: platformComparison(venueReaders().map((reader) => reader.tables)),
     chart: { kind: "chart", type: "bar", x: "platform", y: ["open_markets"] },
   },
   {

@@ -7,7 +7,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { migrateWarehouse, openWarehouse, type Warehouse } from "@epicenter/warehouse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { averageYesProbability, dailyActivity, KALSHI, POLYMARKET, tradingPerHour, type Venue } from "./market-sql";
+import { VENUE_READERS, type VenueTables as Venue } from "../venues";
+import { averageYesProbability, dailyActivity, tradingPerHour } from "./market-sql";
+
+const POLYMARKET = VENUE_READERS.polymarket.tables;
+const KALSHI = VENUE_READERS.kalshi.tables;
 
 const dir = mkdtempSync(join(tmpdir(), "epicenter-market-sql-"));
 let warehouse: Warehouse;

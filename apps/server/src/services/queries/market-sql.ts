@@ -3,49 +3,11 @@
  * queries and the Pulse dashboards are built from these, so a fix to how "markets traded"
  * or a category is computed lands everywhere at once.
  *
- * What differs between the venues is described by a `Venue`:
- * - Polymarket money is USDC and a market's text is its question; open is `NOT closed`.
- * - Kalshi counts contracts and prices in dollars (0–1, so a price is a probability); a
- *   market's text is its title plus the outcome label; open is `status = 'active'`.
+ * What differs between the venues is each venue reader's `tables` (`services/venues/`).
  * Cumulative `volume` is what the snapshots carry (no trade list), so activity in a window
  * is the rise of `volume` between the window's snapshots.
  */
-export interface Venue {
-  name: "Polymarket" | "Kalshi";
-  snapshots: string;
-  latest: string;
-  key: string;
-  text: string;
-  open: string;
-  volume24h: string;
-  yesPrice: string;
-  /** What volume columns are called: money (`volume…`) or contracts (`contracts…`). */
-  unit: "volume" | "contracts";
-}
-
-export const POLYMARKET: Venue = {
-  name: "Polymarket",
-  snapshots: "polymarket.markets",
-  latest: "polymarket.markets_latest FINAL",
-  key: "id",
-  text: "question",
-  open: "NOT ifNull(closed, false)",
-  volume24h: "ifNull(volume24hr, 0)",
-  yesPrice: "yes_probability",
-  unit: "volume",
-};
-
-export const KALSHI: Venue = {
-  name: "Kalshi",
-  snapshots: "kalshi.markets",
-  latest: "kalshi.markets_latest FINAL",
-  key: "ticker",
-  text: "concat(title, ' ', yes_sub_title)",
-  open: "status = 'active'",
-  volume24h: "ifNull(volume_24h, 0)",
-  yesPrice: "last_price_dollars",
-  unit: "contracts",
-};
+import type { VenueTables } from "../venues/venue";
 
 const POLITICS =
   "election|president|trump|biden|harris|senate|congress|governor|mayor|parliament|prime minister|vote|party|nominee|democrat|republican";
@@ -70,19 +32,19 @@ export const regionExpression = (column: string) => `multiIf(
     'Global')`;
 
 /** Column name of 24 h volume in the venue's unit: `volume_24h` or `contracts_24h`. */
-export const volume24hColumn = (venue: Venue) => `${venue.unit}_24h`;
+export const volume24hColumn = (venue: VenueTables) => `${venue.unit}_24h`;
 
 /** Open markets per category (keywords in the text): count and 24 h volume. */
-export function openByCategory(venue: Venue): string {
+export function openByCategory(venue: VenueTables): string {
   return groupedOpenMarkets(venue, categoryExpression(venue.text), "category", volume24hColumn(venue));
 }
 
 /** Open markets per region (USA, UK, China, Europe, Global): count and 24 h volume. */
-export function marketsPerRegion(venue: Venue): string {
+export function marketsPerRegion(venue: VenueTables): string {
   return groupedOpenMarkets(venue, regionExpression(venue.text), "region", "markets");
 }
 
-function groupedOpenMarkets(venue: Venue, expression: string, name: string, orderBy: string): string {
+function groupedOpenMarkets(venue: VenueTables, expression: string, name: string, orderBy: string): string {
   return `SELECT
   ${expression} AS ${name},
   count() AS markets,
@@ -100,7 +62,7 @@ ORDER BY ${orderBy} DESC`;
  * markets traded share, so the hours add up to the figure. Closed markets count for what
  * they traded before closing. An hour more is read so the first step has a base.
  */
-export function tradedSteps(venue: Venue): string {
+export function tradedSteps(venue: VenueTables): string {
   return `steps AS (
   SELECT ${venue.key}, sync_timestamp,
     greatest(volume - lagInFrame(volume, 1, volume) OVER (
@@ -112,7 +74,7 @@ last_day AS (SELECT * FROM steps WHERE sync_timestamp >= now() - INTERVAL 24 HOU
 }
 
 /** Markets traded and volume traded per hour over the last day (`tradedSteps`). */
-export function tradingPerHour(venue: Venue): string {
+export function tradingPerHour(venue: VenueTables): string {
   return `WITH ${tradedSteps(venue)}
 SELECT
   toStartOfHour(sync_timestamp) AS hour,
@@ -132,7 +94,7 @@ ORDER BY hour`;
 const LAST_7_DAYS = "toDate(sync_timestamp) >= today() - 6";
 
 /** Per day over the last 7 days: markets traded, volume traded, average yes probability. */
-export function dailyActivity(venue: Venue): string {
+export function dailyActivity(venue: VenueTables): string {
   return `WITH daily AS (
   SELECT
     toDate(sync_timestamp) AS day,
@@ -154,7 +116,7 @@ ORDER BY day`;
 }
 
 /** The mean yes price across markets per day, last 7 days (0–1; `avg` skips NULLs). */
-export function averageYesProbability(venue: Venue): string {
+export function averageYesProbability(venue: VenueTables): string {
   return `SELECT
   toDate(sync_timestamp) AS day,
   round(avg(${venue.yesPrice}), 4) AS avg_yes_probability
@@ -168,8 +130,8 @@ ORDER BY day`;
  * Open markets and 24 h volume per platform, in dollars for both (Kalshi: contracts ×
  * last price), in the order given.
  */
-export function platformComparison(venues: readonly Venue[]): string {
-  const dollars = (venue: Venue) =>
+export function platformComparison(venues: readonly VenueTables[]): string {
+  const dollars = (venue: VenueTables) =>
     venue.unit === "contracts" ? `${venue.volume24h} * ifNull(${venue.yesPrice}, 0)` : venue.volume24h;
   return venues
     .map(

@@ -9,7 +9,11 @@
  * - `volume` is cumulative, so activity in a window is its rise between snapshots.
  */
 import type { DashboardTile } from "@epicenter/contracts";
-import { KALSHI, POLYMARKET } from "../queries/market-sql";
+import { VENUE_READERS } from "../venues";
+
+const POLYMARKET = VENUE_READERS.polymarket.tables;
+const KALSHI = VENUE_READERS.kalshi.tables;
+
 import { sharedNumberTiles, sharedPulseTiles, tile } from "./pulse-tiles";
 
 const OPEN = KALSHI.open;

@@ -7,12 +7,12 @@
  *
  * These are fixed system queries over `internal.sync_run_history` as well as the market
  * tables, so they run on the app's warehouse connection with no user input, not through
- * the user-SQL sandbox (which must never read `internal`). Distinct counts read the
- * latest-state tables without FINAL: `uniqExact(key)` is the same number and skips the
- * merge.
+ * the user-SQL sandbox (which must never read `internal`). Each venue's counts are its
+ * reader's (`services/venues/`).
  */
-import type { PlatformStats, SourceStats } from "@epicenter/contracts";
+import type { PlatformStats, SourceStats, Venue } from "@epicenter/contracts";
 import type { Warehouse } from "@epicenter/warehouse";
+import { venueReaders } from "../venues";
 
 export interface PlatformStatsDeps {
   warehouse: Warehouse;
@@ -21,26 +21,17 @@ export interface PlatformStatsDeps {
 
 type Counts = Record<string, string | number | null>;
 
-const SOURCE_COUNTS = {
-  polymarket: `SELECT
-      (SELECT uniqExact(id) FROM polymarket.markets_latest) AS markets,
-      (SELECT uniqExact(id) FROM polymarket.events_latest) AS events,
-      (SELECT countIf(NOT ifNull(closed, false)) FROM polymarket.markets_latest FINAL) AS open_markets,
-      (SELECT countIf(ifNull(volume, 0) = 0) FROM polymarket.markets_latest FINAL) AS zero_volume_markets`,
-  kalshi: `SELECT
-      (SELECT uniqExact(ticker) FROM kalshi.markets_latest) AS markets,
-      (SELECT uniqExact(event_ticker) FROM kalshi.events_latest) AS events,
-      (SELECT countIf(status = 'active') FROM kalshi.markets_latest FINAL) AS open_markets,
-      (SELECT countIf(ifNull(volume, 0) = 0) FROM kalshi.markets_latest FINAL) AS zero_volume_markets`,
-} as const;
-
-const ARCHIVE = `SELECT
+/** Snapshot rows of every venue, when the archive starts, and whether it holds any market row. */
+const ARCHIVE = (() => {
+  const databases = venueReaders().map((reader) => reader.facts.database);
+  const first = (database: string) =>
+    `(SELECT ifNull(min(sync_timestamp), toDateTime64('2106-01-01 00:00:00', 3, 'UTC')) FROM ${database}.markets)`;
+  return `SELECT
     (SELECT sum(total_rows) FROM system.tables
-      WHERE database IN ('polymarket', 'kalshi') AND name IN ('events', 'markets')) AS snapshot_rows,
-    (SELECT least(
-        (SELECT ifNull(min(sync_timestamp), toDateTime64('2106-01-01 00:00:00', 3, 'UTC')) FROM polymarket.markets),
-        (SELECT ifNull(min(sync_timestamp), toDateTime64('2106-01-01 00:00:00', 3, 'UTC')) FROM kalshi.markets))) AS archive_start,
-    (SELECT count() FROM polymarket.markets) + (SELECT count() FROM kalshi.markets) AS market_rows`;
+      WHERE database IN (${databases.map((database) => `'${database}'`).join(", ")}) AND name IN ('events', 'markets')) AS snapshot_rows,
+    (SELECT least(${databases.map(first).join(", ")})) AS archive_start,
+    ${databases.map((database) => `(SELECT count() FROM ${database}.markets)`).join(" + ")} AS market_rows`;
+})();
 
 const LAST_SYNCS = `SELECT source, toString(max(finished_at)) AS last_sync
     FROM internal.sync_run_history FINAL
@@ -51,18 +42,19 @@ const toIso = (value: string | null | undefined): string | null =>
   value ? `${value.replace(" ", "T").replace(/(\.\d+)?$/, (fraction) => fraction || ".000")}Z` : null;
 
 export async function getPlatformStats(deps: PlatformStatsDeps): Promise<PlatformStats> {
-  const [polymarket, kalshi, archive, syncs] = await Promise.all([
-    deps.warehouse.query<Counts>(SOURCE_COUNTS.polymarket),
-    deps.warehouse.query<Counts>(SOURCE_COUNTS.kalshi),
+  const readers = venueReaders();
+  const [counts, archive, syncs] = await Promise.all([
+    Promise.all(readers.map((reader) => deps.warehouse.query<Counts>(reader.counts))),
     deps.warehouse.query<{ snapshot_rows: string | null; archive_start: string; market_rows: string }>(ARCHIVE),
     deps.warehouse.query<{ source: string; last_sync: string }>(LAST_SYNCS),
   ]);
   const lastSyncOf = (source: string) => toIso(syncs.find((row) => row.source === source)?.last_sync);
-  const bySource = {
-    polymarket: sourceStats(polymarket[0], lastSyncOf("polymarket")),
-    kalshi: sourceStats(kalshi[0], lastSyncOf("kalshi")),
-  };
-  const lastSync = [bySource.polymarket.last_sync, bySource.kalshi.last_sync]
+  const bySource = Object.fromEntries(
+    readers.map((reader, index) => [reader.venue, sourceStats(counts[index]?.[0], lastSyncOf(reader.venue))]),
+  ) as Record<Venue, SourceStats>;
+  const venues = Object.values(bySource);
+  const lastSync = venues
+    .map((venue) => venue.last_sync)
     .filter((value): value is string => value !== null)
     .sort()
     .at(-1);
@@ -70,13 +62,13 @@ export async function getPlatformStats(deps: PlatformStatsDeps): Promise<Platfor
   const hasRows = Number(archive[0]?.market_rows ?? 0) > 0;
   return {
     timestamp: now.toISOString(),
-    markets_tracked: bySource.polymarket.markets + bySource.kalshi.markets,
-    events_tracked: bySource.polymarket.events + bySource.kalshi.events,
+    markets_tracked: venues.reduce((total, venue) => total + venue.markets, 0),
+    events_tracked: venues.reduce((total, venue) => total + venue.events, 0),
     snapshot_rows: Number(archive[0]?.snapshot_rows ?? 0),
     freshness_seconds: lastSync ? Math.max(0, Math.round((now.getTime() - Date.parse(lastSync)) / 1000)) : null,
     last_sync: lastSync ?? null,
     archive_start: hasRows ? toIso(archive[0]?.archive_start) : null,
-    sources: 2,
+    sources: readers.length,
     by_source: bySource,
   };
 }

@@ -5,7 +5,11 @@
  * snapshots carry no trade list).
  */
 import type { DashboardTile } from "@epicenter/contracts";
-import { KALSHI, POLYMARKET } from "../queries/market-sql";
+import { VENUE_READERS } from "../venues";
+
+const POLYMARKET = VENUE_READERS.polymarket.tables;
+const KALSHI = VENUE_READERS.kalshi.tables;
+
 import { sharedNumberTiles, sharedPulseTiles, tile } from "./pulse-tiles";
 
 const OPEN = POLYMARKET.open;

@@ -13,24 +13,9 @@ import {
   platformComparison,
   tradedSteps,
   tradingPerHour,
-  type Venue,
   volume24hColumn,
 } from "../queries/market-sql";
-
-const WORDING: Record<Venue["name"], { traded: string; text: string; price: string; venueVolume: string }> = {
-  Polymarket: {
-    traded: "Volume traded (USDC)",
-    text: "the question",
-    price: "Mean price of Yes (0–1)",
-    venueVolume: "volume24hr",
-  },
-  Kalshi: {
-    traded: "Contracts traded",
-    text: "the title and yes_sub_title",
-    price: "Mean last Yes price (dollars, 0–1)",
-    venueVolume: "volume_24h",
-  },
-};
+import type { VenueTables as Venue } from "../venues";
 
 /** A tile as data: its SQL, title and view are its query node. */
 export function tile(spec: {
@@ -70,28 +55,24 @@ function numberTile(id: string, title: string, description: string, sql: string,
 
 /** The number tiles both venues show: open markets, 24h volume, markets traded over the last day. */
 export function sharedNumberTiles(venue: Venue): DashboardTile[] {
-  const isKalshi = venue.unit === "contracts";
-  const volume = isKalshi ? "contracts_24h" : "volume_24h";
+  const isContracts = venue.unit === "contracts";
+  const volume = volume24hColumn(venue);
   return [
     numberTile(
       "open-markets",
       "Open markets",
-      isKalshi
-        ? "Markets with status active in their latest snapshot."
-        : "Markets still trading in their latest snapshot.",
+      venue.wording.open,
       `SELECT count() AS open_markets\nFROM ${venue.latest}\nWHERE ${venue.open}`,
       "open_markets",
       "count",
     ),
     numberTile(
-      isKalshi ? "contracts-24h" : "volume-24h",
+      `${venue.unit}-24h`,
       "24h volume",
-      isKalshi
-        ? "Contracts traded over the last 24 hours: the rise of each market's cumulative volume between snapshots, closed markets included. The hourly chart adds up to it."
-        : "USDC traded over the last 24 hours: the rise of each market's cumulative volume between snapshots, closed markets included. The hourly chart adds up to it.",
+      `${venue.wording.traded} traded over the last 24 hours: the rise of each market's cumulative volume between snapshots, closed markets included. The hourly chart adds up to it.`,
       `WITH ${tradedSteps(venue)}\nSELECT round(sum(traded)) AS ${volume}\nFROM last_day`,
       volume,
-      isKalshi ? "contracts" : "usd",
+      isContracts ? "contracts" : "usd",
     ),
     numberTile(
       "markets-traded-24h",
@@ -106,7 +87,7 @@ export function sharedNumberTiles(venue: Venue): DashboardTile[] {
 
 /** The venue's chart tiles, then the comparison of `venue` with `others`. */
 export function sharedPulseTiles(venue: Venue, others: readonly Venue[]): DashboardTile[] {
-  const words = WORDING[venue.name];
+  const words = { ...venue.wording, traded: venue.wording.tradedTitle };
   const unit = venue.unit === "contracts" ? ("contracts" as const) : ("usd" as const);
   const volume24h = volume24hColumn(venue);
   return [

@@ -8,7 +8,7 @@ import { useMemo } from "react";
 import { useNavigate, useParams } from "react-router";
 import { usePageControls } from "../../layout/page-controls";
 import { useDocumentTitle } from "../../lib/document-title";
-import { Badge } from "../../ui/Badge";
+import { Badge, sourceTone } from "../../ui/Badge";
 import { Button } from "../../ui/Button";
 import { EmptyState } from "../../ui/EmptyState";
 import { editorUrl } from "../../ui/editor-link";
@@ -115,9 +115,7 @@ export function DatasetPage() {
         <div>
           <dt>Source</dt>
           <dd>
-            <Badge tone={info.source === "Polymarket" ? "polymarket" : info.source === "Kalshi" ? "kalshi" : "neutral"}>
-              {info.source}
-            </Badge>
+            <Badge tone={sourceTone(info.source)}>{info.source}</Badge>
           </dd>
         </div>
       </dl>

@@ -8,7 +8,7 @@ import { useMemo, useState } from "react";
 import { Link } from "react-router";
 import { usePageControls } from "../../layout/page-controls";
 import { useDocumentTitle } from "../../lib/document-title";
-import { Badge } from "../../ui/Badge";
+import { Badge, sourceTone } from "../../ui/Badge";
 import { EmptyState } from "../../ui/EmptyState";
 import { Page } from "../../ui/Page";
 import { PageHeader } from "../../ui/PageHeader";
@@ -107,9 +107,7 @@ function TableCard({
     <Link to={`/datasets/${datasetId(table)}`} className={styles.card} data-testid="table-card">
       <div className={styles.cardTop}>
         <SourceMark source={table.source} size={34} />
-        <Badge tone={table.source === "Polymarket" ? "polymarket" : table.source === "Kalshi" ? "kalshi" : "neutral"}>
-          {table.namespace}
-        </Badge>
+        <Badge tone={sourceTone(table.source)}>{table.namespace}</Badge>
       </div>
       <h2 className={styles.tableName}>{table.name.toLowerCase()}</h2>
       <p className={styles.description}>{table.description ?? "No description yet."}</p>

@@ -1,5 +1,5 @@
 /** The dashboards list (SPEC §2 /dashboards): searchable, with 'Create Dashboard' not yet open. */
-import type { DashboardSummary } from "@epicenter/contracts";
+import { type DashboardSummary, VENUE_FACTS, VENUES } from "@epicenter/contracts";
 import { ArrowRight, Clock, LayoutDashboard, Plus } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Link } from "react-router";
@@ -85,14 +85,9 @@ function DashboardCard({ dashboard }: { dashboard: DashboardSummary }) {
       data-testid="dashboard-card"
     >
       <div className={styles.marks}>
-        {dashboard.source === "both" ? (
-          <>
-            <SourceMark source="Polymarket" size={30} />
-            <SourceMark source="Kalshi" size={30} />
-          </>
-        ) : (
-          <SourceMark source={dashboard.source === "polymarket" ? "Polymarket" : "Kalshi"} size={30} />
-        )}
+        {(dashboard.source === "both" ? VENUES : [dashboard.source]).map((venue) => (
+          <SourceMark key={venue} source={VENUE_FACTS[venue].label} size={30} />
+        ))}
       </div>
       <div className={styles.listBody}>
         <h2>{dashboard.title}</h2>

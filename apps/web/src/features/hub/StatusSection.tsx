@@ -4,7 +4,7 @@
  * history has come; everything rechecked every 30 s. A
  * failed health check shows the API as Offline / Down, never an error page.
  */
-import type { SourceSync, SyncStatusResponse } from "@epicenter/contracts";
+import { type SourceSync, type SyncStatusResponse, VENUE_FACTS, VENUES } from "@epicenter/contracts";
 import { AlertTriangle, Database, Layers, Radio, Server } from "lucide-react";
 import { useEffect, useState } from "react";
 import { formatRelative } from "../../lib/time";
@@ -22,7 +22,9 @@ import sectionStyles from "./status.module.css";
 /** The hub's shared styles plus this section's own. */
 const styles = { ...hubStyles, ...sectionStyles };
 
-const SNAPSHOT_TABLES = ["polymarket.events", "polymarket.markets", "kalshi.events", "kalshi.markets"];
+const SNAPSHOT_TABLES = VENUES.flatMap((venue) =>
+  ["events", "markets"].map((table) => `${VENUE_FACTS[venue].database}.${table}`),
+);
 
 /** The source states of SPEC §4: syncing, backfilling, idle, unknown (anything else). */
 export function sourceState(status: string): { label: string; tone: BadgeTone } {
@@ -103,8 +105,8 @@ export function StatusSection() {
           testId="data-sources"
           icon={<Layers size={13} />}
           label="Data Sources"
-          value="2"
-          hint="Polymarket and Kalshi"
+          value={String(VENUES.length)}
+          hint={VENUES.map((venue) => VENUE_FACTS[venue].label).join(" and ")}
         />
         <StatTile
           testId="active-markets"
@@ -112,7 +114,7 @@ export function StatusSection() {
           label="Active Markets"
           value={
             status
-              ? formatCount(status.sources.polymarket.open_events_tracked + status.sources.kalshi.open_events_tracked)
+              ? formatCount(VENUES.reduce((total, venue) => total + status.sources[venue].open_events_tracked, 0))
               : "—"
           }
           hint="open events tracked"
@@ -132,8 +134,9 @@ export function StatusSection() {
       ) : (
         <>
           <div className={styles.sourceGrid}>
-            <SourceCard name="Polymarket" source={status?.sources.polymarket} now={now} />
-            <SourceCard name="Kalshi" source={status?.sources.kalshi} now={now} />
+            {VENUES.map((venue) => (
+              <SourceCard key={venue} name={VENUE_FACTS[venue].label} source={status?.sources[venue]} now={now} />
+            ))}
           </div>
           {status ? <Backfill status={status} /> : null}
           {status ? <History status={status} /> : null}
@@ -151,15 +154,7 @@ export function StatusSection() {
   );
 }
 
-function SourceCard({
-  name,
-  source,
-  now,
-}: {
-  name: "Polymarket" | "Kalshi";
-  source: SourceSync | undefined;
-  now: Date;
-}) {
+function SourceCard({ name, source, now }: { name: string; source: SourceSync | undefined; now: Date }) {
   if (!source) return null;
   const state = sourceState(source.status);
   const lastRun = source.recent_runs[0];
@@ -214,7 +209,7 @@ function SourceCard({
 }
 
 function Backfill({ status }: { status: SyncStatusResponse }) {
-  const sources = (["polymarket", "kalshi"] as const).filter(
+  const sources = VENUES.filter(
     (name) => status.sources[name].is_backfilling || status.sources[name].status === "backfilling",
   );
   if (sources.length === 0) return null;
@@ -229,7 +224,7 @@ function Backfill({ status }: { status: SyncStatusResponse }) {
       <div className={styles.offsets}>
         {sources.map((name) => (
           <div key={name}>
-            <h3>{name === "polymarket" ? "Polymarket" : "Kalshi"}</h3>
+            <h3>{VENUE_FACTS[name].label}</h3>
             <ul>
               {Object.entries(status.sources[name].backfill_offsets).map(([type, offset]) => (
                 <li key={type}>
@@ -254,12 +249,12 @@ function History({ status }: { status: SyncStatusResponse }) {
         Every market's prices, candles and trades from the venues, open markets first, then closed ones newest first.
       </p>
       <div className={styles.offsets}>
-        {(["polymarket", "kalshi"] as const).map((name) => {
+        {VENUES.map((name) => {
           const history = status.sources[name].history;
           const share = history.markets_known > 0 ? history.markets_done / history.markets_known : 0;
           return (
             <div key={name} data-testid={`history-${name}`}>
-              <h3>{name === "polymarket" ? "Polymarket" : "Kalshi"}</h3>
+              <h3>{VENUE_FACTS[name].label}</h3>
               <progress
                 className={styles.progress}
                 max={Math.max(1, history.markets_known)}

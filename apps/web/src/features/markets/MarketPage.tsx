@@ -4,7 +4,7 @@
  * market's whole life with the resolution marked and the volume below, and every column
  * of its latest snapshot. Each panel opens the SQL it was drawn from in the editor.
  */
-import type { HistoryInterval, Market, QueryNode, Venue } from "@epicenter/contracts";
+import { type HistoryInterval, type Market, type QueryNode, VENUE_FACTS, type Venue } from "@epicenter/contracts";
 import { ArrowLeft, Code2, ExternalLink, LineChart, SearchX } from "lucide-react";
 import { useMemo, useState } from "react";
 import { useLocation, useNavigate, useParams } from "react-router";
@@ -33,6 +33,7 @@ import {
   closeLine,
   defaultInterval,
   formatMoney,
+  formatVolume,
   INTERVAL_TABS,
   latestFields,
   matchesField,
@@ -96,7 +97,7 @@ function MarketView({ venue, id }: { venue: Venue; id: string }) {
         >
           {isNotFound
             ? `The archive has no ${VENUE_NAMES[venue]} market “${id}”. It may not have been synced yet, or the ${
-                venue === "kalshi" ? "ticker" : "id"
+                VENUE_FACTS[venue].keyName
               } is mistyped. Find markets with the search on the Data Catalog.`
             : (market.error?.message ?? "")}
         </EmptyState>
@@ -209,11 +210,11 @@ function MarketDetail({ market, onBack }: { market: Market; onBack: () => void }
         ))}
         <Figure
           label="Volume"
-          value={market.venue === "polymarket" ? formatMoney(market.volume) : formatValue(market.volume, "contracts")}
+          value={formatVolume(market.volume, VENUE_FACTS[market.venue].volumeUnit)}
           hint={`lifetime, ${unitOf(market)}`}
         />
         <Figure label="Liquidity" value={formatMoney(market.liquidity)} />
-        {market.venue === "kalshi" ? (
+        {market.open_interest !== null ? (
           <Figure label="Open interest" value={formatValue(market.open_interest, "contracts")} hint="contracts" />
         ) : null}
         <Figure label="Opened" value={formatDate(market.opened_at)} />
@@ -226,7 +227,7 @@ function MarketDetail({ market, onBack }: { market: Market; onBack: () => void }
 }
 
 function unitOf(market: Pick<Market, "venue">): string {
-  return market.venue === "polymarket" ? "USDC" : "contracts";
+  return VENUE_FACTS[market.venue].volumeName;
 }
 
 function Figure({ label, value, hint }: { label: string; value: string; hint?: string }) {
@@ -248,7 +249,8 @@ function PricePanel({ market }: { market: Market }) {
   const data = useMemo(() => (history.data ? chartDataOf(history.data) : null), [history.data]);
   const note = history.data ? sourceNote(history.data.source) : null;
   const isSwitching = history.isPlaceholderData;
-  const volumeKind: ValueKind = market.venue === "polymarket" ? "usd" : "contracts";
+  const facts = VENUE_FACTS[market.venue];
+  const volumeKind: ValueKind = facts.volumeUnit;
   const labels = useMemo(() => new Map(data?.series.map((series) => [series.key, series.label])), [data]);
   const priceFormats = useMemo(
     () =>
@@ -267,7 +269,7 @@ function PricePanel({ market }: { market: Market }) {
         <div className={styles.panelTitle}>
           <h2 id="market-price-title">Price</h2>
           <span className={styles.panelHint}>
-            {market.venue === "kalshi" ? "Yes price in dollars, 0–1" : "each outcome's price, 0–1"}
+            {facts.priceNote}
             {interval === "1m" ? " · the last 3 days of trading" : " · the market's whole life"}
           </span>
         </div>
@@ -345,7 +347,7 @@ function PricePanel({ market }: { market: Market }) {
         <div className={styles.subHeader}>
           <h3>Volume</h3>
           <span className={styles.panelHint}>
-            {market.venue === "polymarket" ? "USDC traded" : "contracts traded"} per {intervalName(interval)}
+            {facts.volumeTraded} per {intervalName(interval)}
           </span>
           <QueryButton node={market.queries.volume} what="the volume" />
         </div>
@@ -364,14 +366,13 @@ function PricePanel({ market }: { market: Market }) {
           </div>
         ) : history.isPending ? null : (
           <p className={styles.muted} data-testid="volume-empty">
-            No {market.venue === "polymarket" ? "trades" : "candles"} archived for this span yet.
+            No {facts.volumeHistory} archived for this span yet.
           </p>
         )}
       </TabPanel>
       <footer className={styles.coverage}>
         <span>
-          Venue history archived: <strong>{formatCount(market.history.points)}</strong>{" "}
-          {market.venue === "polymarket" ? "price points" : "candles"},{" "}
+          Venue history archived: <strong>{formatCount(market.history.points)}</strong> {facts.historyPoints},{" "}
           <strong>{formatCount(market.history.trades)}</strong> trades
           {market.history.first && market.history.last
             ? `, ${formatDate(market.history.first)} – ${formatDate(market.history.last)}`

@@ -5,7 +5,7 @@
  * the list. Open markets come first, the venues alternating (the API's order); the venue
  * chips narrow to one venue.
  */
-import type { MarketSummary, Venue } from "@epicenter/contracts";
+import { type MarketSummary, VENUE_FACTS, VENUES, type Venue } from "@epicenter/contracts";
 import { Search, X } from "lucide-react";
 import { type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } from "react";
 import { useNavigate } from "react-router";
@@ -21,8 +21,7 @@ import { nextActive, SEARCH_DEBOUNCE_MS, SEARCH_LIMIT } from "./market-search-mo
 
 const VENUE_CHOICES: ReadonlyArray<{ id: Venue | "all"; label: string }> = [
   { id: "all", label: "All" },
-  { id: "polymarket", label: "Polymarket" },
-  { id: "kalshi", label: "Kalshi" },
+  ...VENUES.map((venue) => ({ id: venue, label: VENUE_FACTS[venue].label })),
 ];
 
 /** `value`, once it has stopped changing for `ms`. */
@@ -191,10 +190,8 @@ export function MarketSearch() {
                 <span className={styles.optionSide}>
                   <Badge tone={STATUS_TONES[market.status]}>{STATUS_LABELS[market.status]}</Badge>
                   <span className={styles.volume}>
-                    {formatValue(market.volume, market.venue === "polymarket" ? "usd" : "contracts", {
-                      isCompact: true,
-                    })}
-                    {market.venue === "kalshi" ? " ct" : ""}
+                    {formatValue(market.volume, VENUE_FACTS[market.venue].volumeUnit, { isCompact: true })}
+                    {VENUE_FACTS[market.venue].volumeSuffix}
                   </span>
                 </span>
               </div>

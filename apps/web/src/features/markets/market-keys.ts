@@ -11,16 +11,15 @@
  * `ticker` of their own). `polymarket_id` and `kalshi_ticker`, the cross-venue tables' names,
  * are always a market's key.
  */
-import { type Venue, ZMarketParams } from "@epicenter/contracts";
+import { VENUE_FACTS, VENUES, type Venue, venueOfDatabase, ZMarketParams } from "@epicenter/contracts";
 
 /** Tables whose key column is the market's key: the snapshots, the latest state and the history. */
-const MARKET_KEYED: Record<Venue, { column: string; tables: RegExp }> = {
-  polymarket: { column: "id", tables: /^(markets|markets_latest|prices|trades)$/ },
-  kalshi: { column: "ticker", tables: /^(markets|markets_latest|candles|trades)$/ },
-};
+const isMarketKeyed = (venue: Venue, table: string) => VENUE_FACTS[venue].marketTables.includes(table);
 
-/** The cross-venue tables' names for the two markets of a pair, a market's key whatever the statement reads. */
-const PAIR_KEYS: Readonly<Record<string, Venue>> = { polymarket_id: "polymarket", kalshi_ticker: "kalshi" };
+/** The cross-venue tables' names for the two markets of a pair (`polymarket_id`), a market's key whatever the statement reads. */
+const PAIR_KEYS: Readonly<Record<string, Venue>> = Object.fromEntries(
+  VENUES.map((venue) => [`${venue}_${VENUE_FACTS[venue].keyColumn}`, venue]),
+);
 
 /** The market page of a market. */
 export function marketPath(venue: Venue, id: string): string {
@@ -34,11 +33,8 @@ export function isMarketKey(value: unknown): value is string {
 
 /** The column of a catalog table that holds a market key, and whose market it is; null for other tables. */
 export function marketKeyColumnOf(namespace: string, table: string): { venue: Venue; column: string } | null {
-  for (const venue of ["polymarket", "kalshi"] as const) {
-    const keyed = MARKET_KEYED[venue];
-    if (namespace === venue && keyed.tables.test(table)) return { venue, column: keyed.column };
-  }
-  return null;
+  const venue = venueOfDatabase(namespace);
+  return venue && isMarketKeyed(venue, table) ? { venue, column: VENUE_FACTS[venue].keyColumn } : null;
 }
 
 /** The statement without its comments and string literals, where a table name would only be text. */
@@ -50,9 +46,11 @@ function withoutCommentsAndStrings(sql: string): string {
 /** `polymarket.markets_latest`, `` `kalshi`.`trades` ``, `"kalshi"."candles"`: every market-namespace table the statement names. */
 export function tablesNamed(sql: string): { venue: Venue; table: string }[] {
   const names: { venue: Venue; table: string }[] = [];
-  const pattern = /\b(polymarket|kalshi)[`"]?\s*\.\s*[`"]?([A-Za-z_][A-Za-z0-9_]*)/gi;
+  const databases = VENUES.map((venue) => VENUE_FACTS[venue].database).join("|");
+  const pattern = new RegExp(`\\b(${databases})[\`"]?\\s*\\.\\s*[\`"]?([A-Za-z_][A-Za-z0-9_]*)`, "gi");
   for (const match of withoutCommentsAndStrings(sql).matchAll(pattern)) {
-    names.push({ venue: (match[1] as string).toLowerCase() as Venue, table: (match[2] as string).toLowerCase() });
+    const venue = venueOfDatabase(match[1] as string);
+    if (venue) names.push({ venue, table: (match[2] as string).toLowerCase() });
   }
   return names;
 }
@@ -62,20 +60,17 @@ export function tablesNamed(sql: string): { venue: Venue; table: string }[] {
  * once per result; a cell then only looks its column up.
  */
 export function marketKeyColumns(sql: string, columns: readonly { name: string }[]): (Venue | null)[] {
-  if (!columns.some((column) => column.name === "id" || column.name === "ticker")) {
-    return columns.map((column) => PAIR_KEYS[column.name] ?? null);
-  }
+  const keyed = VENUES.filter((venue) => columns.some((column) => column.name === VENUE_FACTS[venue].keyColumn));
+  if (keyed.length === 0) return columns.map((column) => PAIR_KEYS[column.name] ?? null);
   const tables = tablesNamed(sql);
-  const polymarket = tables.filter((name) => name.venue === "polymarket");
-  const readsPolymarketMarkets = polymarket.some((name) => MARKET_KEYED.polymarket.tables.test(name.table));
-  const readsPolymarketEvents = polymarket.some((name) => name.table.startsWith("events"));
-  const readsKalshi = tables.some((name) => name.venue === "kalshi");
-  const isPolymarketId = readsPolymarketMarkets && !readsPolymarketEvents;
-  const isKalshiTicker = readsKalshi || polymarket.length === 0;
-  return columns.map((column) => {
-    if (column.name in PAIR_KEYS) return PAIR_KEYS[column.name] ?? null;
-    if (column.name === "id" && isPolymarketId) return "polymarket";
-    if (column.name === "ticker" && isKalshiTicker) return "kalshi";
-    return null;
+  const linking = keyed.filter((venue) => {
+    const own = tables.filter((name) => name.venue === venue);
+    // A name only this venue's markets use: its key unless the statement reads another venue only.
+    if (VENUE_FACTS[venue].isKeyDistinctive) return own.length > 0 || tables.every((name) => name.venue === venue);
+    // A name other tables use too: its key only from its market tables, without its events.
+    return own.some((name) => isMarketKeyed(venue, name.table)) && !own.some((name) => name.table.startsWith("events"));
   });
+  return columns.map(
+    (column) => PAIR_KEYS[column.name] ?? linking.find((venue) => VENUE_FACTS[venue].keyColumn === column.name) ?? null,
+  );
 }

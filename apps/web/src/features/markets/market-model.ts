@@ -4,8 +4,18 @@
  * 1-minute points, the rows the price and volume charts share, where the resolution sits
  * on the chart's time axis, and the latest snapshot's fields as a searchable list.
  */
-import type { HistoryInterval, Market, MarketHistory, MarketStatus, Venue } from "@epicenter/contracts";
+import {
+  type HistoryInterval,
+  type Market,
+  type MarketHistory,
+  type MarketStatus,
+  VENUE_FACTS,
+  VENUES,
+  type Venue,
+  type VolumeUnit,
+} from "@epicenter/contracts";
 import type { BadgeTone } from "../../ui/Badge";
+import { formatValue } from "../../ui/format";
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -20,7 +30,11 @@ export const INTERVAL_TABS: ReadonlyArray<{ id: HistoryInterval; label: string }
   { id: "1m", label: "1m" },
 ];
 
-export const VENUE_NAMES: Record<Venue, "Polymarket" | "Kalshi"> = { polymarket: "Polymarket", kalshi: "Kalshi" };
+/** Each venue's name as the product writes it. */
+export const VENUE_NAMES = Object.fromEntries(VENUES.map((venue) => [venue, VENUE_FACTS[venue].label])) as Record<
+  Venue,
+  string
+>;
 
 export const STATUS_TONES: Record<MarketStatus, BadgeTone> = { open: "success", closed: "warning", resolved: "info" };
 export const STATUS_LABELS: Record<MarketStatus, string> = { open: "Open", closed: "Closed", resolved: "Resolved" };
@@ -196,6 +210,11 @@ export function formatMoney(value: number | null): string {
   if (value === null) return "—";
   if (Math.abs(value) >= 100) return `$${Math.round(value).toLocaleString("en-US")}`;
   return `$${value.toFixed(2)}`;
+}
+
+/** A market's lifetime volume in its venue's unit: money as dollars, contracts as a count. */
+export function formatVolume(value: number | null, unit: VolumeUnit): string {
+  return unit === "usd" ? formatMoney(value) : formatValue(value, "contracts");
 }
 
 /** The search over the field list: the column's name or its value, ignoring case. */
