@@ -12,6 +12,7 @@ import {
 } from "./auth";
 import { ZSampleData, ZSampleQuery, ZTable, ZTableList, ZTableParams, ZTablesQuery } from "./catalog";
 import { crossVenueEndpoints } from "./crossvenue";
+import { dashboardEndpoints } from "./dashboards";
 import { defineEndpoint, QUERY_BODY_BYTES } from "./endpoint";
 import { errorResponse, NO_CONTENT, UNAUTHORIZED, ZApiError } from "./errors";
 import { ZExportQueryRequest } from "./export";
@@ -28,7 +29,6 @@ import {
   ZSavedQueryList,
   ZUpdateSavedQueryRequest,
 } from "./saved-queries";
-import { screenEndpoints } from "./screens";
 import { ZSqlDialect } from "./sql-dialect";
 import { ZSyncStatusResponse } from "./sync";
 
@@ -352,6 +352,6 @@ export const endpoints = {
   ...adminEndpoints,
   ...crossVenueEndpoints,
   ...assistantEndpoints,
-  ...screenEndpoints,
+  ...dashboardEndpoints,
   ...marketEndpoints,
 } as const;

@@ -3,6 +3,7 @@ export * from "./assistant";
 export * from "./auth";
 export * from "./catalog";
 export * from "./crossvenue";
+export * from "./dashboards";
 export {
   bodyLimitOf,
   DEFAULT_BODY_BYTES,
@@ -32,7 +33,6 @@ export * from "./query-node";
 export * from "./query-params";
 export * from "./sample-sql";
 export * from "./saved-queries";
-export * from "./screens";
 export * from "./sql-dialect";
 export * from "./sync";
 export * from "./venues";

@@ -2,7 +2,7 @@ import { endpoints } from "@epicenter/contracts";
 import type { Hono } from "hono";
 import type { AppEnv } from "../../http/env";
 import { mount } from "../../http/mount";
-import { listDashboards } from "../../services/screens/dashboards";
+import { listDashboards } from "../../services/dashboards/dashboards";
 
 export function getDashboards(app: Hono<AppEnv>): void {
   mount(app, endpoints.listDashboards, async () => {

@@ -3,7 +3,7 @@ import type { Hono } from "hono";
 import type { AppEnv } from "../../http/env";
 import { notFound } from "../../http/errors";
 import { mount } from "../../http/mount";
-import { findDashboard } from "../../services/screens/dashboards";
+import { findDashboard } from "../../services/dashboards/dashboards";
 
 export function getDashboard(app: Hono<AppEnv>): void {
   mount(app, endpoints.getDashboard, async ({ params }) => {

@@ -116,8 +116,8 @@ export const ZTileResult = ZQueryResult.extend({
 }).meta({ id: "TileResult" });
 export type TileResult = z.infer<typeof ZTileResult>;
 
-/** The screens' endpoints; merged into `endpoints`. */
-export const screenEndpoints = {
+/** The dashboards' and statistics endpoints; merged into `endpoints`. */
+export const dashboardEndpoints = {
   platformStats: defineEndpoint({
     method: "get",
     path: "/api/stats",

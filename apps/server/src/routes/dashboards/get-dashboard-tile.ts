@@ -4,8 +4,8 @@ import { principalOf } from "../../http/access";
 import type { AppEnv } from "../../http/env";
 import { notFound } from "../../http/errors";
 import { mount } from "../../http/mount";
+import { findTile, runTile } from "../../services/dashboards/dashboards";
 import type { QueryServiceDeps } from "../../services/queries/run-query";
-import { findTile, runTile } from "../../services/screens/dashboards";
 
 export function getDashboardTile(app: Hono<AppEnv>, deps: QueryServiceDeps): void {
   mount(app, endpoints.runDashboardTile, async ({ params, c }) => {

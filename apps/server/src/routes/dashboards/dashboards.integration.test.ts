@@ -1,5 +1,5 @@
 /**
- * The screens' endpoints over real chDB and PGlite: platform statistics computed from
+ * The dashboards' and statistics endpoints over real chDB and PGlite: platform statistics computed from
  * the warehouse (checked against the same numbers asked in SQL), and every tile of the
  * three dashboards running through the query service on generated history plus one real
  * sync run against the replay server and the cross-venue matcher after it.
