@@ -3,7 +3,11 @@
  * - apps import packages; packages never import apps;
  * - the web app imports only `@epicenter/contracts` from the packages;
  * - `@epicenter/contracts` imports only zod;
- * - an ingest source never imports the frame that runs it (`packages/ingest/src/sync`).
+ * - an ingest source never imports the frame that runs it (`packages/ingest/src/sync`);
+ * - a route holds no store logic: from the store packages (`@epicenter/warehouse`, `db`,
+ *   `ingest`, drizzle) it imports types only; what it runs is a service's;
+ * - a service knows no HTTP: it imports neither hono nor `apps/server/src/http`, and says
+ *   what went wrong with `services/errors.ts`, which one handler maps to statuses.
  * Exits non-zero with one line per offending import.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -14,9 +18,12 @@ const importPattern = /(?:^|\n)\s*(?:import|export)[^'"]*?from\s*["']([^"']+)["'
 
 interface Rule {
   folder: string;
-  allows(specifier: string, file: string): boolean;
+  /** `statement` is the whole import, to tell `import type` from one of values. */
+  allows(specifier: string, file: string, statement: string): boolean;
   why: string;
 }
+
+const STORES = /^(@epicenter\/(warehouse|db|ingest)|drizzle-orm)(\/|$)/;
 
 const rules: Rule[] = [
   {
@@ -36,6 +43,23 @@ const rules: Rule[] = [
     folder: "packages/ingest/src/sources",
     allows: (specifier, file) => !resolve(file, "..", specifier).startsWith(join(root, "packages/ingest/src/sync")),
     why: "a source knows the frame only through packages/ingest/src/source.ts",
+  },
+  {
+    folder: "apps/server/src/routes",
+    allows: (specifier, file, statement) =>
+      /\.test\.ts$/.test(file) || !STORES.test(specifier) || /^\s*(import|export)\s+type\b/.test(statement),
+    why: "a route holds no store logic: import the store packages' types only, and call a service",
+  },
+  {
+    folder: "apps/server/src/services",
+    allows: (specifier, file) =>
+      /\.test\.ts$/.test(file) ||
+      !(
+        specifier === "hono" ||
+        specifier.startsWith("hono/") ||
+        resolve(file, "..", specifier).startsWith(join(root, "apps/server/src/http"))
+      ),
+    why: "a service knows no HTTP: throw a ServiceError (services/errors.ts) instead",
   },
   {
     folder: "apps/web/src",
@@ -60,7 +84,8 @@ for (const rule of rules) {
     for (const match of text.matchAll(importPattern)) {
       const specifier = match[1] ?? match[2];
       if (!specifier || (specifier.startsWith("node:") && rule.folder !== "packages/contracts")) continue;
-      if (!rule.allows(specifier, file)) problems.push(`${relative(root, file)}: imports "${specifier}" (${rule.why})`);
+      if (!rule.allows(specifier, file, match[0]))
+        problems.push(`${relative(root, file)}: imports "${specifier}" (${rule.why})`);
     }
   }
 }

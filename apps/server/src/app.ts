@@ -16,6 +16,7 @@ import { configureMount } from "./http/mount";
 import { queryHttpError } from "./http/query-errors";
 import { requestLog } from "./http/request-log";
 import { securityHeaders } from "./http/security-headers";
+import { serviceHttpError } from "./http/service-errors";
 import { isApiPath, serveSpa } from "./http/spa";
 import { deleteAllowList } from "./routes/admin/delete-allow-list";
 import { deleteWaitlist } from "./routes/admin/delete-waitlist";
@@ -241,7 +242,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.onError((thrown, c) => {
     // A query's own failure (bad SQL, time limit, full queue) is the caller's to read.
-    const error = queryHttpError(thrown);
+    const error = serviceHttpError(queryHttpError(thrown));
     if (error instanceof HttpError) {
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
       return c.json(errorBody(error.code, error.message, error.details), error.status);

@@ -10,7 +10,7 @@ import { ZApiError } from "@epicenter/contracts";
 import { Sandbox, toDateTime64 } from "@epicenter/warehouse";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type McpTestServer, startMcpTestServer } from "../routes/mcp/mcp-test-server";
+import { type McpTestServer, startMcpTestServer } from "../testing/mcp-test-server";
 import { json, signIn } from "../testing/sign-in";
 import { createTestApp, type TestApp } from "../testing/test-app";
 

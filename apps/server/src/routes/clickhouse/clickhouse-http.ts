@@ -28,8 +28,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { pipeline, Readable } from "node:stream";
-import { MARKET_DATABASES, MAX_QUERY_LENGTH, QUERY_BODY_BYTES } from "@epicenter/contracts";
-import { MAX_EXPORT_ROWS, type UserQueryExport } from "@epicenter/warehouse";
+import { MARKET_DATABASES, MAX_EXPORT_ROW_LIMIT, MAX_QUERY_LENGTH, QUERY_BODY_BYTES } from "@epicenter/contracts";
+import type { UserQueryExport } from "@epicenter/warehouse";
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../http/env";
 import { type AccessDeps, resolvePrincipal } from "../../services/access/principal";
@@ -176,7 +176,7 @@ async function answer(
   const download = await streamQuery(deps, {
     sql: prepared.sql,
     format: { engine: format, contentType },
-    maxRows: Math.min(MAX_EXPORT_ROWS, ...settings.rowLimits),
+    maxRows: Math.min(MAX_EXPORT_ROW_LIMIT, ...settings.rowLimits),
     userId: principal.userId,
     apiKeyId: principal.apiKeyId,
     origin: "clickhouse",

@@ -12,8 +12,6 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { json, signIn } from "../../testing/sign-in";
-import { createTestApp, type TestApp } from "../../testing/test-app";
 import {
   call,
   FERRY,
@@ -25,7 +23,9 @@ import {
   startMcpTestServer,
   structured,
   textOf,
-} from "./mcp-test-server";
+} from "../../testing/mcp-test-server";
+import { json, signIn } from "../../testing/sign-in";
+import { createTestApp, type TestApp } from "../../testing/test-app";
 import { MAX_MCP_BODY_BYTES, MCP_PATH } from "./post-mcp";
 
 const TOOLS = ["describe_table", "list_saved_queries", "list_tables", "run_query", "run_saved_query", "search_markets"];

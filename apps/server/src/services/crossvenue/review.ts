@@ -31,7 +31,7 @@ import {
   writeEventPairs,
 } from "@epicenter/ingest";
 import { fromDateTime64, toDateTime64 } from "@epicenter/warehouse";
-import { HttpError, notFound } from "../../http/errors";
+import { conflict, notFound } from "../errors";
 import { type PairReadDeps, type PairRow, readPair } from "./pairs";
 
 export interface PairReviewDeps extends PairReadDeps {
@@ -211,9 +211,7 @@ async function sameContractRivals(deps: PairReviewDeps, key: PairKey): Promise<P
   );
   const confirmed = rivals.find((rival) => rival.method === "confirmed");
   if (confirmed) {
-    throw new HttpError(
-      409,
-      "conflict",
+    throw conflict(
       `Polymarket market ${confirmed.polymarket_id} and Kalshi market ${confirmed.kalshi_ticker} are already confirmed as the same contract. Reject that pair first, or confirm this one as related.`,
     );
   }

@@ -12,7 +12,7 @@
 import type { HistoryInterval, Market, MarketHistory, MarketSummary, PricePoint, Venue } from "@epicenter/contracts";
 import { MAX_MINUTE_SPAN_DAYS, VENUES } from "@epicenter/contracts";
 import type { Warehouse } from "@epicenter/warehouse";
-import { HttpError } from "../../http/errors";
+import { invalid, notFound as missing } from "../errors";
 import { type BoundQuery, isoOf, type Span, VENUE_READERS, type VenueReading } from "../venues";
 import { earliest, numberOf, type Row, textOf } from "../venues/venue";
 
@@ -29,7 +29,7 @@ const run = <T>(deps: MarketDeps, query: BoundQuery, limit?: number) =>
   deps.warehouse.query<T>(limit === undefined ? query.sql : `${query.sql}\nLIMIT ${limit}`, { params: query.params });
 
 const notFound = (venue: Venue, id: string) =>
-  new HttpError(404, "not_found", `No ${VENUE_READERS[venue].facts.label} market ${id} in the archive.`);
+  missing(`No ${VENUE_READERS[venue].facts.label} market ${id} in the archive.`);
 
 async function latestRow(deps: MarketDeps, venue: Venue, id: string): Promise<{ row: Row; reading: VenueReading }> {
   const reader = VENUE_READERS[venue];
@@ -98,12 +98,10 @@ export function spanOf(
       ? new Date(to.getTime() - 3 * DAY_MS)
       : new Date(Date.parse(openedAt ?? to.toISOString()) - DAY_MS);
   if (from.getTime() >= to.getTime()) {
-    throw new HttpError(400, "bad_request", "Invalid query. from: must be before to.");
+    throw invalid("Invalid query. from: must be before to.");
   }
   if (interval === "1m" && to.getTime() - from.getTime() > MAX_MINUTE_SPAN_DAYS * DAY_MS) {
-    throw new HttpError(
-      400,
-      "bad_request",
+    throw invalid(
       `Invalid query. 1-minute points cover at most ${MAX_MINUTE_SPAN_DAYS} days per request; narrow from and to, or ask for 1h.`,
     );
   }

@@ -16,10 +16,10 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import pino from "pino";
 import { expect } from "vitest";
-import { REPO_ROOT } from "../../faults/server-process";
-import { createQueryAdmission } from "../../services/queries/admission";
-import type { TestApp } from "../../testing/test-app";
-import { MCP_PATH, mountMcp } from "./post-mcp";
+import { REPO_ROOT } from "../faults/server-process";
+import { MCP_PATH, mountMcp } from "../routes/mcp/post-mcp";
+import { createQueryAdmission } from "../services/queries/admission";
+import type { TestApp } from "./test-app";
 
 const TSX = join(REPO_ROOT, "node_modules/.bin/tsx");
 const CLI = join(REPO_ROOT, "apps/server/src/cli/mcp.ts");
