@@ -1,7 +1,15 @@
 import type { ChartSpec } from "@epicenter/contracts";
 import { describe, expect, it } from "vitest";
 import { editorUrl, prefillOf } from "./editor-link";
-import { formatCompact, formatDuration, formatTimestamp, formatValue, parseEngineTime, toNumber } from "./format";
+import {
+  formatCell,
+  formatCompact,
+  formatDuration,
+  formatTimestamp,
+  formatValue,
+  parseEngineTime,
+  toNumber,
+} from "./format";
 
 describe("formatValue", () => {
   it("reads 64-bit integers sent as strings", () => {
@@ -74,5 +82,18 @@ describe("editorUrl", () => {
 
   it("asks for nothing without a statement", () => {
     expect(prefillOf(new URLSearchParams({ title: "only a title" }))).toBeUndefined();
+  });
+});
+
+describe("formatCell", () => {
+  it("shows NULL, objects as JSON and the rest as text; by its kind when the column has one", () => {
+    expect(formatCell(null)).toBe("NULL");
+    expect(formatCell([1, 2])).toBe("[1,2]");
+    expect(formatCell({ a: 1 })).toBe('{"a":1}');
+    expect(formatCell("18446744073709551615")).toBe("18446744073709551615");
+    expect(formatCell(false)).toBe("false");
+    expect(formatCell(null, "usd")).toBe("—");
+    expect(formatCell("1234.5", "usd")).toBe("$1,235");
+    expect(formatCell(0.5, "probability")).toBe("50.0%");
   });
 });

@@ -44,6 +44,17 @@ export function formatCompact(value: unknown): string {
   return Math.abs(number) < 10_000 ? small.format(number) : compact.format(number);
 }
 
+/**
+ * A result's cell, wherever a result is drawn (the editor's grid, a tile's table, Seismo's
+ * answers): by its column's kind when the caller knows it (a missing value is then "—", as
+ * on every figure), else as the engine gave it, NULL for NULL and objects (arrays, maps,
+ * tuples) as JSON.
+ */
+export function formatCell(value: unknown, kind?: ValueKind): string {
+  if (kind) return formatValue(value, kind);
+  return value === null || value === undefined ? "NULL" : formatValue(value, undefined);
+}
+
 export function formatValue(
   value: unknown,
   kind: ValueKind | undefined,

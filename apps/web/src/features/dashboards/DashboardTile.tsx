@@ -11,8 +11,7 @@ import { isLastBucketPartial, timeOf } from "../../ui/chart-model";
 import { editorUrl } from "../../ui/editor-link";
 import { formatValue } from "../../ui/format";
 import { Spinner } from "../../ui/Spinner";
-import { MarketLink } from "../markets/MarketLink";
-import { isMarketKey, marketKeyColumns } from "../markets/market-keys";
+import { ResultTable } from "../queries/ResultTable";
 import { useTileResult } from "./api";
 import styles from "./dashboards.module.css";
 
@@ -121,48 +120,18 @@ function TileView({ tile, result }: { tile: DashboardTile; result: TileResult })
         </div>
       );
     }
-    case "table": {
-      // A market's key (a Kalshi ticker; a Polymarket id) opens the market's page.
-      const marketKeys = marketKeyColumns(tile.node.sql, result.columns);
+    case "table":
+      // A market's key (a ticker, an id) opens the market's page.
       return (
-        <div className={styles.tableWrap}>
-          <table className={styles.table}>
-            <thead>
-              <tr>
-                {result.columns.map((column) => (
-                  <th key={column.name} className={isNumeric(tile, column.name) ? styles.numeric : undefined}>
-                    {seriesLabel(column.name)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row, index) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: rows are ranked, the rank is the identity
-                <tr key={index}>
-                  {result.columns.map((column, columnIndex) => {
-                    const value = row[column.name];
-                    const text = formatValue(value, tile.formats[column.name]);
-                    const venue = marketKeys[columnIndex];
-                    return (
-                      <td key={column.name} className={isNumeric(tile, column.name) ? styles.numeric : styles.text}>
-                        {venue && isMarketKey(value) ? (
-                          <MarketLink venue={venue} id={value}>
-                            {text}
-                          </MarketLink>
-                        ) : (
-                          text
-                        )}
-                      </td>
-                    );
-                  })}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ResultTable
+          columns={result.columns}
+          rows={result.rows}
+          sql={tile.node.sql}
+          kinds={tile.formats}
+          labelOf={seriesLabel}
+          variant="tile"
+        />
       );
-    }
     default: {
       const unknown: never = view;
       throw new Error(`unknown tile view ${JSON.stringify(unknown)}`);
@@ -174,9 +143,4 @@ function TileView({ tile, result }: { tile: DashboardTile; result: TileResult })
 function bucketName(xs: readonly unknown[]): string {
   const step = (timeOf(xs.at(-1)) ?? 0) - (timeOf(xs.at(-2)) ?? 0);
   return step >= 86_400_000 ? "day" : step >= 3_600_000 ? "hour" : "bucket";
-}
-
-function isNumeric(tile: DashboardTile, column: string): boolean {
-  const format = tile.formats[column];
-  return format !== undefined && format !== "text" && format !== "datetime";
 }

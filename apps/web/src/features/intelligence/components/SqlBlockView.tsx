@@ -9,9 +9,9 @@ import { useNavigate } from "react-router";
 import { Button } from "../../../ui/Button";
 import { CopyButton } from "../../../ui/CopyButton";
 import { editorUrl } from "../../../ui/editor-link";
+import { ResultTable } from "../../queries/ResultTable";
 import { runSql } from "../api";
 import styles from "./answer.module.css";
-import { ResultTable } from "./ResultTable";
 
 type RunState =
   | { status: "idle" }
@@ -79,7 +79,7 @@ export function SqlBlockView({ sql, title, check }: { sql: string; title: string
           <div className={styles.runMeta}>
             {rowsLabel(run.result.row_count, run.result.truncated)} · {Math.round(run.result.execution_time_ms)} ms
           </div>
-          <ResultTable columns={run.result.columns.map((column) => column.name)} rows={run.result.rows} />
+          <ResultTable columns={run.result.columns} rows={run.result.rows} sql={sql} variant="answer" />
         </div>
       ) : null}
       {run.status === "failed" ? (

@@ -1,8 +1,8 @@
 /** A tool call as a compact card: what ran, how it went, how long; expands to the SQL and rows. */
 import { ChevronRight, Database, FileText, Globe, ListChecks, SearchCheck, Table2, X } from "lucide-react";
 import { Spinner } from "../../../ui/Spinner";
+import { ResultTable } from "../../queries/ResultTable";
 import type { ToolPart } from "../use-conversation";
-import { ResultTable } from "./ResultTable";
 import styles from "./tools.module.css";
 
 function labelOf(part: ToolPart): string {
@@ -55,7 +55,12 @@ export function ToolCard({ part }: { part: ToolPart }) {
         ) : null}
         {result?.error ? <div className={styles.toolError}>{result.error.message}</div> : null}
         {result?.query && result.query.columns.length > 0 ? (
-          <ResultTable columns={result.query.columns.map((column) => column.name)} rows={result.query.rows} />
+          <ResultTable
+            columns={result.query.columns}
+            rows={result.query.rows}
+            sql={result.query.sql}
+            variant="answer"
+          />
         ) : null}
         {result?.search_results?.length ? (
           <ul className={styles.searchResults}>

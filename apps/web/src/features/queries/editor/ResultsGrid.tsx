@@ -30,19 +30,11 @@ import {
   useState,
 } from "react";
 import { isNumericType, simplifyType } from "../../../lib/sql-types";
+import { formatCell } from "../../../ui/format";
 import { MarketLink } from "../../markets/MarketLink";
 import { isMarketKey, marketKeyColumns } from "../../markets/market-keys";
 import styles from "./ResultsGrid.module.css";
-import {
-  estimateColumnWidth,
-  formatCell,
-  MIN_COLUMN_WIDTH,
-  nextSort,
-  type ResultSort,
-  sortedRowOrder,
-} from "./result-table";
-
-export { formatCell };
+import { estimateColumnWidth, MIN_COLUMN_WIDTH, nextSort, type ResultSort, sortedRowOrder } from "./result-table";
 
 const ROW_HEIGHT = 30;
 const HEADER_HEIGHT = 44;

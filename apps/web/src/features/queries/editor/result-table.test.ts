@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
   estimateColumnWidth,
-  formatCell,
   MAX_INITIAL_COLUMN_WIDTH,
   MIN_COLUMN_WIDTH,
   nextSort,
@@ -91,15 +90,5 @@ describe("estimateColumnWidth", () => {
     );
     estimateColumnWidth({ name: "s", type: "String" }, 0, counted);
     expect(reads).toBeLessThan(300);
-  });
-});
-
-describe("formatCell", () => {
-  it("shows NULL, objects as JSON and the rest as text", () => {
-    expect(formatCell(null)).toBe("NULL");
-    expect(formatCell([1, 2])).toBe("[1,2]");
-    expect(formatCell({ a: 1 })).toBe('{"a":1}');
-    expect(formatCell("18446744073709551615")).toBe("18446744073709551615");
-    expect(formatCell(false)).toBe("false");
   });
 });

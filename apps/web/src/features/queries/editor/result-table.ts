@@ -11,6 +11,7 @@
  */
 import type { QueryColumn } from "@epicenter/contracts";
 import { isNumericType, simplifyType } from "../../../lib/sql-types";
+import { formatCell } from "../../../ui/format";
 
 export type SortDirection = "ascending" | "descending";
 
@@ -33,12 +34,6 @@ const TYPE_CHAR_PX = 6.6;
 const CELL_CHROME_PX = 21;
 /** The sort arrow and its gap beside the header's text. */
 const SORT_ICON_PX = 18;
-
-export function formatCell(value: unknown): string {
-  if (value === null || value === undefined) return "NULL";
-  if (typeof value === "object") return JSON.stringify(value);
-  return String(value);
-}
 
 /**
  * A column's first width from its header and a sample of its values, never from every
