@@ -9,50 +9,35 @@
  * title, the chart and the parameters' values, saved or not; Esc cancels a run and "?"
  * lists the shortcuts.
  */
-import {
-  type ChartSpec,
-  type QueryErrorDetails,
-  type QueryResult,
-  queryParameters,
-  ZQueryErrorDetails,
-} from "@epicenter/contracts";
-import { useQueryClient } from "@tanstack/react-query";
+import { type ChartSpec, type QueryColumn, queryParameters } from "@epicenter/contracts";
 import { ArrowLeft, BarChart3, GitFork, Play, Save, Square, Table2 } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
-import { ApiRequestError } from "../../../lib/api";
 import { useDocumentTitle } from "../../../lib/document-title";
 import { Button } from "../../../ui/Button";
 import { editorUrl, prefillOf, withParamValues } from "../../../ui/editor-link";
 import { LoadingScreen } from "../../../ui/LoadingScreen";
 import { Spinner } from "../../../ui/Spinner";
 import { TabPanel, Tabs } from "../../../ui/Tabs";
-import {
-  RUN_HISTORY,
-  runSql,
-  useCatalogTables,
-  useCreateSavedQuery,
-  useSavedQuery,
-  useSqlDialect,
-  useUpdateSavedQuery,
-} from "../api";
+import { useCatalogTables, useCreateSavedQuery, useSavedQuery, useSqlDialect, useUpdateSavedQuery } from "../api";
 import { SaveQueryDialog, type SaveQueryValues } from "../SaveQueryDialog";
 import { DownloadButtons } from "./DownloadButtons";
-import { clearDraft, readDraft } from "./drafts";
 import { EditorSidePanel } from "./EditorSidePanel";
 import { copyShareLink, EditorTools, useEditorKeys, useSidePanel } from "./EditorTools";
 import styles from "./editor.module.css";
-import { ParameterInputs, parameterInputId } from "./ParameterInputs";
+import { ParameterInputs } from "./ParameterInputs";
 import { firstUnready, valuesFor } from "./parameters";
 import { QueryTabs } from "./QueryTabs";
-import { defaultChart, ResultChart } from "./ResultChart";
+import { ResultChart } from "./ResultChart";
 import { ResultsGrid } from "./ResultsGrid";
 import { ShortcutHelp } from "./ShortcutHelp";
 import { type ErrorPosition, focusPosition, insertAtCursor, SqlEditor, selectedSql } from "./SqlEditor";
 import { tabKeyOf, withTab } from "./tabs";
 import { truncationNotice } from "./truncation";
+import { useDraft } from "./use-draft";
 import { useEditorTab } from "./use-editor-tab";
 import { useParameterValues } from "./use-parameter-values";
+import { chartAfterRun, useQueryRun } from "./use-query-run";
 
 export const DEFAULT_SQL = `SELECT question, yes_probability, volume24hr
 FROM polymarket.markets_latest FINAL
@@ -61,12 +46,6 @@ ORDER BY volume24hr DESC
 LIMIT 10`;
 
 const ROW_LIMITS = [100, 1_000, 10_000, 100_000];
-type RunState =
-  | { status: "idle" }
-  | { status: "running"; startedAt: number }
-  | { status: "done"; result: QueryResult; statement: string }
-  | { status: "error"; message: string; details: QueryErrorDetails | null };
-
 export function QueryEditorPage() {
   const { queryId } = useParams();
   const [params] = useSearchParams();
@@ -102,24 +81,17 @@ function Editor({
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [prefill] = useState(() => (saved ? undefined : prefillOf(params)));
-  // What the editor opened with: the saved query, the URL's prefill or the template.
-  const [baseline, setBaseline] = useState(() => ({
+  // What the editor opened with: the saved query, the URL's prefill or the template; a draft
+  // left by a reload or a closed tab comes back over it.
+  const { sql, setSql, title, setTitle, isDirty, markSaved } = useDraft(tabKey, () => ({
     sql: saved?.sql ?? prefill?.sql ?? DEFAULT_SQL,
     title: saved?.title ?? prefill?.title ?? "Untitled query",
   }));
-  // A draft left by a reload or a closed tab comes back.
-  // A link's own tab (`tabKeyOf`) keeps its edits over what the link opens.
-  const [draft] = useState(() => readDraft(tabKey));
-  const [sql, setSql] = useState(() => draft?.sql ?? baseline.sql);
-  const [title, setTitle] = useState(() => draft?.title ?? baseline.title);
   const [limit, setLimit] = useState(1_000);
-  const [run, setRun] = useState<RunState>({ status: "idle" });
   const [view, setView] = useState<"table" | "chart">(prefill?.chart ? "chart" : "table");
   const [chart, setChart] = useState<ChartSpec | null>(saved?.chart ?? prefill?.chart ?? null);
-  const [elapsed, setElapsed] = useState(0);
   const [dialog, setDialog] = useState<"save" | "save-as" | "shortcuts" | null>(null);
   const { panel, setPanel, toggle: togglePanel } = useSidePanel();
-  const queryClient = useQueryClient();
   const [notice, setNotice] = useState<string | null>(null);
   const {
     parameters,
@@ -127,8 +99,6 @@ function Editor({
     current: currentValues,
     setValue: setParameterValue,
   } = useParameterValues(sql, saved?.params);
-  const [isRunAttempted, setIsRunAttempted] = useState(false);
-  const controller = useRef<AbortController | null>(null);
   const editorRoot = useRef<HTMLDivElement>(null);
 
   const dialect = useSqlDialect();
@@ -137,76 +107,26 @@ function Editor({
   const update = useUpdateSavedQuery();
   const isOwner = saved?.is_owner ?? false;
 
-  useEffect(() => () => controller.current?.abort(), []);
-
-  // Unsaved work: kept as its tab's draft as it is typed, and leaving the editor asks first.
-  const isDirty = sql !== baseline.sql || title !== baseline.title;
-  const { tabs, updateTabs, isLeavingSaved, closeTab, newTab } = useEditorTab({ tabKey, sql, title, isDirty });
-  const markSaved = (values: { sql: string; title: string }) => {
-    setBaseline(values);
-    clearDraft(tabKey);
-  };
-  useEffect(() => {
-    if (run.status !== "running") return;
-    const timer = setInterval(() => setElapsed(performance.now() - run.startedAt), 100);
-    return () => clearInterval(timer);
-  }, [run]);
+  // Unsaved work is its tab's draft; leaving the editor with it asks first.
+  const { tabs, updateTabs, markLeavingSaved, closeTab, newTab } = useEditorTab({ tabKey, title, isDirty });
+  const statementOf = useCallback(() => selectedSql(editorRoot.current) ?? sql, [sql]);
+  // Keep the chart the user chose while its columns are still in the result.
+  const onResult = useCallback(
+    (columns: readonly QueryColumn[]) => setChart((current) => chartAfterRun(current, columns)),
+    [],
+  );
+  const { run, elapsed, isRunAttempted, execute, cancel, controller } = useQueryRun({
+    statementOf,
+    limit,
+    savedId,
+    parameterValues,
+    onResult,
+  });
   useEffect(() => {
     if (!notice) return;
     const timer = setTimeout(() => setNotice(null), 2_500);
     return () => clearTimeout(timer);
   }, [notice]);
-
-  const execute = useCallback(() => {
-    if (controller.current) return;
-    // With text selected, Run runs the selection, with the values of its own parameters.
-    const statement = selectedSql(editorRoot.current) ?? sql;
-    const statementParameters = queryParameters(statement);
-    const unready = firstUnready(statementParameters, parameterValues);
-    if (unready) {
-      // Nothing is sent: the input that needs a value says why and takes the focus.
-      setIsRunAttempted(true);
-      document.getElementById(parameterInputId(unready.name))?.focus();
-      return;
-    }
-    const abort = new AbortController();
-    controller.current = abort;
-    setRun({ status: "running", startedAt: performance.now() });
-    setElapsed(0);
-    const params = statementParameters.length > 0 ? valuesFor(statementParameters, parameterValues) : undefined;
-    runSql({ query: statement, limit, queryId: savedId ?? undefined, params }, abort.signal)
-      .then((result) => {
-        setRun({ status: "done", result, statement });
-        // Keep the chart the user chose while its columns are still in the result.
-        const names = new Set(result.columns.map((column) => column.name));
-        setChart((current) =>
-          current &&
-          names.has(current.x) &&
-          current.y.every((y) => names.has(y)) &&
-          (current.series === undefined || names.has(current.series))
-            ? current
-            : defaultChart(result.columns),
-        );
-      })
-      .catch((error: unknown) => {
-        if (abort.signal.aborted) {
-          setRun({ status: "error", message: "Query cancelled.", details: null });
-          return;
-        }
-        const details = error instanceof ApiRequestError ? ZQueryErrorDetails.safeParse(error.details) : null;
-        setRun({
-          status: "error",
-          message: error instanceof Error ? error.message : "The query failed.",
-          details: details?.success ? details.data : null,
-        });
-      })
-      .finally(() => {
-        controller.current = null;
-        void queryClient.invalidateQueries({ queryKey: RUN_HISTORY });
-      });
-  }, [sql, limit, savedId, parameterValues, queryClient]);
-
-  const cancel = () => controller.current?.abort();
 
   const openShortcuts = useCallback(() => setDialog("shortcuts"), []);
   useEditorKeys({ isDialogOpen: dialog !== null, run: controller, onShortcuts: openShortcuts });
@@ -275,7 +195,7 @@ function Editor({
               { replacing: tabKey },
             ),
           );
-          isLeavingSaved.current = true;
+          markLeavingSaved();
           void navigate(`/queries/${created.id}${search ? `?${search}` : ""}`, { replace: savedId === null });
         },
       },

@@ -1,34 +1,17 @@
 /**
- * One editor's part in the query tabs: its draft written as the user types, its tab named
- * as its title reads, and leaving. Moving to another tab keeps this one's work as its
- * draft; leaving the editor (or reloading) with unsaved work asks first, and a confirmed
- * leave or close drops the draft and the tab.
+ * One editor's part in the query tabs: its tab named as its title reads, closing tabs and
+ * opening new ones, and leaving (`use-leave-guard.ts`): moving to another tab keeps this
+ * one's work as its draft (`use-draft.ts`); a confirmed leave or close drops the draft and
+ * the tab.
  */
-import { useEffect, useRef, useState } from "react";
-import { useBlocker, useNavigate } from "react-router";
-import { clearDraft, readDraft, writeDraft } from "./drafts";
+import { useCallback, useEffect, useState } from "react";
+import { useNavigate } from "react-router";
+import { clearDraft, readDraft } from "./drafts";
 import { pathOf, type QueryTab, useQueryTabs, withoutTab, withTab } from "./tabs";
+import { useLeaveGuard } from "./use-leave-guard";
 
-/** The editor's own pages: moving between them keeps each query's work as its tab's draft. */
-const isEditorPath = (pathname: string) => /^\/queries\/[^/]+$/.test(pathname);
-
-export function useEditorTab({
-  tabKey,
-  sql,
-  title,
-  isDirty,
-}: {
-  tabKey: string;
-  sql: string;
-  title: string;
-  isDirty: boolean;
-}) {
+export function useEditorTab({ tabKey, title, isDirty }: { tabKey: string; title: string; isDirty: boolean }) {
   const navigate = useNavigate();
-  useEffect(() => {
-    if (isDirty) writeDraft(tabKey, { sql, title });
-    else clearDraft(tabKey);
-  }, [isDirty, tabKey, sql, title]);
-
   const { tabs, update: updateTabs } = useQueryTabs();
   const [tabPath] = useState(() => `${window.location.pathname}${window.location.search}`);
   useEffect(() => {
@@ -37,30 +20,11 @@ export function useEditorTab({
     );
   }, [updateTabs, tabKey, tabPath, title]);
 
-  useEffect(() => {
-    if (!isDirty) return;
-    const onBeforeUnload = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener("beforeunload", onBeforeUnload);
-    return () => window.removeEventListener("beforeunload", onBeforeUnload);
-  }, [isDirty]);
-  // Set just before the page moves on with nothing unsaved left (a save, a closed tab),
-  // though this render still counts the work as unsaved (the save's state lands after it).
-  const isLeavingSaved = useRef(false);
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) =>
-      isDirty &&
-      !isLeavingSaved.current &&
-      currentLocation.pathname !== nextLocation.pathname &&
-      !isEditorPath(nextLocation.pathname),
-  );
-  useEffect(() => {
-    if (blocker.state !== "blocked") return;
-    if (window.confirm("Leave this query? Your unsaved changes will be lost.")) {
-      clearDraft(tabKey);
-      updateTabs((open) => withoutTab(open, tabKey).tabs);
-      blocker.proceed();
-    } else blocker.reset();
-  }, [blocker, tabKey, updateTabs]);
+  const onLeave = useCallback(() => {
+    clearDraft(tabKey);
+    updateTabs((open) => withoutTab(open, tabKey).tabs);
+  }, [tabKey, updateTabs]);
+  const { markLeavingSaved } = useLeaveGuard({ isDirty, onLeave });
 
   const closeTab = (tab: QueryTab) => {
     const isCurrent = tab.key === tabKey;
@@ -70,9 +34,9 @@ export function useEditorTab({
     const { next } = withoutTab(tabs, tab.key);
     updateTabs((open) => withoutTab(open, tab.key).tabs);
     if (!isCurrent) return;
-    isLeavingSaved.current = true;
+    markLeavingSaved();
     void navigate(next?.path ?? "/queries");
   };
   const newTab = () => void navigate(pathOf(null, Math.random().toString(36).slice(2, 10)));
-  return { tabs, updateTabs, isLeavingSaved, closeTab, newTab };
+  return { tabs, updateTabs, markLeavingSaved, closeTab, newTab };
 }
