@@ -12,64 +12,25 @@ import type { Config } from "./config";
 import { accessControl } from "./http/access";
 import type { AppEnv } from "./http/env";
 import { errorBody, HttpError } from "./http/errors";
-import { configureMount } from "./http/mount";
+import { configureMount, type HandlerMap, mountAll } from "./http/mount";
 import { queryHttpError } from "./http/query-errors";
 import { requestLog } from "./http/request-log";
 import { securityHeaders } from "./http/security-headers";
 import { serviceHttpError } from "./http/service-errors";
 import { isApiPath, serveSpa } from "./http/spa";
-import { deleteAllowList } from "./routes/admin/delete-allow-list";
-import { deleteWaitlist } from "./routes/admin/delete-waitlist";
-import { getAllowList } from "./routes/admin/get-allow-list";
-import { getCrossVenueMatcher } from "./routes/admin/get-crossvenue-matcher";
-import { getCrossVenuePairs } from "./routes/admin/get-crossvenue-pairs";
-import { getCrossVenueReviews } from "./routes/admin/get-crossvenue-reviews";
-import { getAdminQueryRuns } from "./routes/admin/get-query-runs";
-import { getAdminSyncRuns } from "./routes/admin/get-sync-runs";
-import { getAdminUsers } from "./routes/admin/get-users";
-import { getWaitlist } from "./routes/admin/get-waitlist";
-import { postAllowList } from "./routes/admin/post-allow-list";
-import { postApproveWaitlist } from "./routes/admin/post-approve-waitlist";
-import { postConfirmCrossVenuePair } from "./routes/admin/post-confirm-crossvenue-pair";
-import { postCrossVenuePair } from "./routes/admin/post-crossvenue-pair";
-import { postRejectCrossVenuePair } from "./routes/admin/post-reject-crossvenue-pair";
-import { postGenerate } from "./routes/assistant/post-generate";
-import { postGenerateStream } from "./routes/assistant/post-generate-stream";
-import { getSession } from "./routes/auth/get-session";
-import { postMagicLink } from "./routes/auth/post-magic-link";
-import { postRefresh } from "./routes/auth/post-refresh";
-import { postSignOut } from "./routes/auth/post-sign-out";
-import { postVerify } from "./routes/auth/post-verify";
+import { adminRoutes } from "./routes/admin";
+import { assistantRoutes } from "./routes/assistant";
+import { authRoutes } from "./routes/auth";
 import { clickhouseHttp } from "./routes/clickhouse/clickhouse-http";
-import { getDashboard } from "./routes/dashboards/get-dashboard";
-import { getDashboardTile } from "./routes/dashboards/get-dashboard-tile";
-import { getDashboards } from "./routes/dashboards/get-dashboards";
-import { getStats } from "./routes/dashboards/get-stats";
-import { deleteKey } from "./routes/keys/delete-key";
-import { getKeys } from "./routes/keys/get-keys";
-import { postKey } from "./routes/keys/post-key";
-import { getMarketRoute } from "./routes/markets/get-market";
-import { getMarketHistoryRoute } from "./routes/markets/get-market-history";
-import { getMarkets } from "./routes/markets/get-markets";
+import { dashboardsRoutes } from "./routes/dashboards";
+import { keysRoutes } from "./routes/keys";
+import { marketsRoutes } from "./routes/markets";
 import { mountMcp } from "./routes/mcp/post-mcp";
-import { deleteSavedQuery } from "./routes/queries/delete-saved-query";
-import { getQueryStats } from "./routes/queries/get-query-stats";
-import { getSavedQueries } from "./routes/queries/get-saved-queries";
-import { getSavedQuery } from "./routes/queries/get-saved-query";
-import { patchSavedQuery } from "./routes/queries/patch-saved-query";
-import { postSavedQuery } from "./routes/queries/post-saved-query";
-import { getRunHistory } from "./routes/query/get-run-history";
-import { getSqlDialect } from "./routes/query/get-sql-dialect";
-import { postExport } from "./routes/query/post-export";
-import { postQuery } from "./routes/query/post-query";
-import { postQueryRows } from "./routes/query/post-query-rows";
-import { getSyncStatusRoutes } from "./routes/sync/get-sync-status";
-import { getClientConfig } from "./routes/system/get-client-config";
-import { getHealth } from "./routes/system/get-health";
-import { getOpenApi } from "./routes/system/get-openapi";
-import { getTableRoute } from "./routes/tables/get-table";
-import { getTableSample } from "./routes/tables/get-table-sample";
-import { getTables } from "./routes/tables/get-tables";
+import { queriesRoutes } from "./routes/queries";
+import { queryRoutes } from "./routes/query";
+import { syncRoutes } from "./routes/sync";
+import { systemRoutes } from "./routes/system";
+import { tablesRoutes } from "./routes/tables";
 import { type AccessDeps, roleOf } from "./services/access/principal";
 import { createPrincipalCache } from "./services/access/principal-cache";
 import type { SignInLimits } from "./services/access/rate-limits";
@@ -151,20 +112,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // Resolves the caller lazily, so public endpoints and SPA files pay nothing for it.
   app.use("*", accessControl(access));
 
-  getHealth(app, deps);
-  getOpenApi(app, { publicUrl: deps.config.publicUrl, version: VERSION });
-  getClientConfig(app, deps.config);
-
-  postMagicLink(app, magicLinks);
-  postVerify(app, access);
-  postRefresh(app, access);
-  getSession(app);
-  postSignOut(app, access);
-
-  getKeys(app, { db });
-  postKey(app, { db });
-  deleteKey(app, { db, clock: deps.clock });
-
   const queries = {
     sandbox: deps.sandbox,
     ...(deps.sandbox.isConfined || deps.config.unconfinedSql === "allow"
@@ -176,60 +123,39 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     logger: deps.logger,
     clock: deps.clock,
   };
-  postQuery(app, queries);
-  postQueryRows(app, queries);
-  postExport(app, queries);
-  getSqlDialect(app, { warehouse: deps.warehouse, sandbox: deps.sandbox });
-  // ClickHouse clients' own protocol, with an API key (`CLICKHOUSE_HTTP_PORT` serves it at a root).
-  app.route(CLICKHOUSE_PATH, clickhouseHttp({ ...queries, access, warehouse: deps.warehouse }, CLICKHOUSE_PATH));
-
   const savedQueries = { db, queryRuns: deps.queryRuns, clock: deps.clock };
-  // Before `/api/queries/{id}`, which would take "stats" for an id.
-  getQueryStats(app, savedQueries);
-  getRunHistory(app, savedQueries);
-  getSavedQueries(app, savedQueries);
-  postSavedQuery(app, savedQueries);
-  getSavedQuery(app, savedQueries);
-  patchSavedQuery(app, savedQueries);
-  deleteSavedQuery(app, savedQueries);
-
-  getTables(app, { warehouse: deps.warehouse });
-  getTableRoute(app, { warehouse: deps.warehouse });
-  getTableSample(app, { ...queries, warehouse: deps.warehouse });
-  getSyncStatusRoutes(app, { warehouse: deps.warehouse, syncState: deps.syncState });
-
-  const seismo = { ...queries, config: deps.config, warehouse: deps.warehouse };
-  postGenerateStream(app, seismo);
-  postGenerate(app, seismo);
-
-  getStats(app, { warehouse: deps.warehouse, clock: deps.clock });
-  const markets = { warehouse: deps.warehouse, clock: deps.clock };
-  getMarkets(app, markets);
-  getMarketRoute(app, markets);
-  getMarketHistoryRoute(app, markets);
-  // Agents' protocol, with an API key; before the SPA, which would answer GET /mcp.
-  mountMcp(app, { ...queries, warehouse: deps.warehouse });
-  getDashboards(app);
-  getDashboard(app);
-  getDashboardTile(app, queries);
-
   const adminEmails = deps.config.adminEmails;
-  getAllowList(app, { db, adminEmails });
-  postAllowList(app, { db, adminEmails });
-  deleteAllowList(app, { db });
-  getWaitlist(app, { db });
-  postApproveWaitlist(app, { ...magicLinks, adminEmails });
-  deleteWaitlist(app, { db });
-  getAdminUsers(app, { db, adminEmails });
-  getAdminSyncRuns(app, { warehouse: deps.warehouse });
-  getAdminQueryRuns(app, { db, queryRuns: deps.queryRuns });
-  const pairReviews = { warehouse: deps.warehouse, db, clock: deps.clock };
-  getCrossVenuePairs(app, pairReviews);
-  postCrossVenuePair(app, pairReviews);
-  postConfirmCrossVenuePair(app, pairReviews);
-  postRejectCrossVenuePair(app, pairReviews);
-  getCrossVenueReviews(app, pairReviews);
-  getCrossVenueMatcher(app, pairReviews);
+  const { warehouse, clock } = deps;
+
+  // Every endpoint of the contract, area by area; the type holds the map to all of them.
+  const handlers: HandlerMap = {
+    ...systemRoutes({
+      health: deps,
+      openapi: { publicUrl: deps.config.publicUrl, version: VERSION },
+      clientConfig: deps.config,
+    }),
+    ...authRoutes({ magicLinks, access }),
+    ...keysRoutes({ keys: { db, clock } }),
+    ...queryRoutes({ queries, dialect: { warehouse, sandbox: deps.sandbox }, savedQueries }),
+    ...queriesRoutes({ savedQueries }),
+    ...tablesRoutes({ tables: { warehouse }, sample: { ...queries, warehouse } }),
+    ...syncRoutes({ sync: { warehouse, syncState: deps.syncState } }),
+    ...assistantRoutes({ seismo: { ...queries, config: deps.config, warehouse } }),
+    ...marketsRoutes({ markets: { warehouse, clock } }),
+    ...dashboardsRoutes({ stats: { warehouse, clock }, queries }),
+    ...adminRoutes({
+      admin: { db, adminEmails },
+      approvals: { ...magicLinks, adminEmails },
+      syncRuns: { warehouse },
+      queryRuns: { db, queryRuns: deps.queryRuns },
+      pairs: { warehouse, db, clock },
+    }),
+  };
+  mountAll(app, handlers);
+  // ClickHouse clients' own protocol, with an API key (`CLICKHOUSE_HTTP_PORT` serves it at a root).
+  app.route(CLICKHOUSE_PATH, clickhouseHttp({ ...queries, access, warehouse }, CLICKHOUSE_PATH));
+  // Agents' protocol, with an API key; before the SPA, which would answer GET /mcp.
+  mountMcp(app, { ...queries, warehouse });
 
   if (deps.webRoot) serveSpa(app, deps.webRoot);
 

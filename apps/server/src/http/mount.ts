@@ -10,7 +10,7 @@
  * before a byte of it is read (or as soon as a chunked one passes the limit), before the
  * caller is identified.
  */
-import { bodyLimitOf, type Endpoint, type SuccessSchema, successStatusOf } from "@epicenter/contracts";
+import { bodyLimitOf, type Endpoint, endpoints, type SuccessSchema, successStatusOf } from "@epicenter/contracts";
 import type { Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -55,6 +55,27 @@ export function configureMount(app: Hono<AppEnv>, mountOptions: MountOptions): v
 /** `/api/table/{namespace}/{table}` → `/api/table/:namespace/:table` */
 export function honoPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ":$1");
+}
+
+/** A handler for every endpoint of the contract, by its name in `endpoints`. */
+export type HandlerMap = { [Name in keyof typeof endpoints]: Handler<(typeof endpoints)[Name]> };
+
+/**
+ * An area's handlers (`routes/<area>/index.ts`): one for each endpoint it names, which the
+ * type holds it to; the app joins every area's into one `HandlerMap`.
+ */
+export type AreaHandlers<Names extends keyof typeof endpoints> = Pick<HandlerMap, Names>;
+
+/**
+ * Mounts every endpoint of the contract with its handler, in the map's order (a static
+ * path before the parameterised one it would match: `/api/queries/stats` before
+ * `/api/queries/{id}`).
+ */
+export function mountAll(app: Hono<AppEnv>, handlers: HandlerMap): void {
+  for (const name of Object.keys(handlers) as Array<keyof typeof endpoints>) {
+    // Each handler is typed to its own endpoint in the map; the loop sees them all as one.
+    mount(app, endpoints[name] as Endpoint, handlers[name] as unknown as Handler<Endpoint>);
+  }
 }
 
 export function mount<const E extends Endpoint>(app: Hono<AppEnv>, endpoint: E, handler: Handler<E>): void {

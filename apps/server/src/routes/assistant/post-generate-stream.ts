@@ -7,19 +7,17 @@
  * cannot be written for `IDLE_WRITE_MS` ends the stream. The whole answer is bounded by
  * the agent's own `totalTimeMs`.
  */
-import { type AssistantEvent, endpoints } from "@epicenter/contracts";
-import type { Hono } from "hono";
+import type { AssistantEvent, endpoints } from "@epicenter/contracts";
 import { streamSSE } from "hono/streaming";
-import type { AppEnv } from "../../http/env";
-import { mount } from "../../http/mount";
+import type { Handler } from "../../http/mount";
 import { runSeismo, type SeismoDeps, SeismoError } from "../../services/seismo/agent";
 import { seismoRequest } from "./seismo-request";
 
 /** How long one event may wait for the client to take the previous ones. */
 export const IDLE_WRITE_MS = 20_000;
 
-export function postGenerateStream(app: Hono<AppEnv>, deps: SeismoDeps): void {
-  mount(app, endpoints.assistantStream, async ({ body, c }) => {
+export function postGenerateStream(deps: SeismoDeps): Handler<typeof endpoints.assistantStream> {
+  return async ({ body, c }) => {
     const gone = new AbortController();
     const onClientGone = () => gone.abort();
     c.req.raw.signal.addEventListener("abort", onClientGone, { once: true });
@@ -59,5 +57,5 @@ export function postGenerateStream(app: Hono<AppEnv>, deps: SeismoDeps): void {
         c.req.raw.signal.removeEventListener("abort", onClientGone);
       }
     });
-  });
+  };
 }

@@ -1,14 +1,12 @@
 /** `POST /assistant/generate`: the same loop as the stream, answered as one JSON document. */
-import { endpoints } from "@epicenter/contracts";
-import type { Hono } from "hono";
-import type { AppEnv } from "../../http/env";
+import type { endpoints } from "@epicenter/contracts";
 import { HttpError } from "../../http/errors";
-import { mount } from "../../http/mount";
+import type { Handler } from "../../http/mount";
 import { runSeismo, type SeismoDeps, SeismoError } from "../../services/seismo/agent";
 import { seismoRequest } from "./seismo-request";
 
-export function postGenerate(app: Hono<AppEnv>, deps: SeismoDeps): void {
-  mount(app, endpoints.assistantGenerate, async ({ body, c }) => {
+export function postGenerate(deps: SeismoDeps): Handler<typeof endpoints.assistantGenerate> {
+  return async ({ body, c }) => {
     const request = seismoRequest(body, c, deps, c.req.raw.signal);
     try {
       return await runSeismo(deps, request, () => {});
@@ -30,5 +28,5 @@ export function postGenerate(app: Hono<AppEnv>, deps: SeismoDeps): void {
         }
       }
     }
-  });
+  };
 }

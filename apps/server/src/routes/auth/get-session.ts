@@ -1,14 +1,12 @@
-import { endpoints } from "@epicenter/contracts";
-import type { Hono } from "hono";
-import type { AppEnv } from "../../http/env";
+import type { endpoints } from "@epicenter/contracts";
 import { unauthorized } from "../../http/errors";
-import { mount } from "../../http/mount";
+import type { Handler } from "../../http/mount";
 import { sessionUserJson } from "../../services/access/sessions";
 
-export function getSession(app: Hono<AppEnv>): void {
-  mount(app, endpoints.getSession, async ({ c }) => {
+export function getSession(): Handler<typeof endpoints.getSession> {
+  return async ({ c }) => {
     const principal = await c.get("resolvePrincipal")();
     if (principal?.via !== "session") throw unauthorized("Auth session missing");
     return { user: sessionUserJson(principal.user, principal) };
-  });
+  };
 }

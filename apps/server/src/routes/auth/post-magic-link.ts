@@ -1,14 +1,12 @@
-import { endpoints } from "@epicenter/contracts";
-import type { Hono } from "hono";
+import type { endpoints } from "@epicenter/contracts";
 import { clientIp } from "../../http/access";
-import type { AppEnv } from "../../http/env";
 import { HttpError } from "../../http/errors";
-import { mount } from "../../http/mount";
+import type { Handler } from "../../http/mount";
 import { MAGIC_LINK_TTL_MINUTES, type MagicLinkDeps, requestMagicLink } from "../../services/access/magic-link";
 import { RateLimited } from "../../services/access/rate-limits";
 
-export function postMagicLink(app: Hono<AppEnv>, deps: MagicLinkDeps): void {
-  mount(app, endpoints.requestMagicLink, async ({ body, c }) => {
+export function postMagicLink(deps: MagicLinkDeps): Handler<typeof endpoints.requestMagicLink> {
+  return async ({ body, c }) => {
     let result: Awaited<ReturnType<typeof requestMagicLink>>;
     try {
       result = await requestMagicLink(deps, { email: body.email, redirectTo: body.redirect_to, ip: clientIp(c) });
@@ -34,5 +32,5 @@ export function postMagicLink(app: Hono<AppEnv>, deps: MagicLinkDeps): void {
       message: "Check your email for the magic link!",
       expires_in_minutes: MAGIC_LINK_TTL_MINUTES,
     };
-  });
+  };
 }

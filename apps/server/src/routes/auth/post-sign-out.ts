@@ -1,16 +1,14 @@
-import { endpoints } from "@epicenter/contracts";
-import type { Hono } from "hono";
-import type { AppEnv } from "../../http/env";
+import type { endpoints } from "@epicenter/contracts";
 import { unauthorized } from "../../http/errors";
-import { mount } from "../../http/mount";
+import type { Handler } from "../../http/mount";
 import type { AccessDeps } from "../../services/access/principal";
 import { signOut } from "../../services/access/sessions";
 
-export function postSignOut(app: Hono<AppEnv>, deps: AccessDeps): void {
-  mount(app, endpoints.signOut, async ({ c }) => {
+export function postSignOut(deps: AccessDeps): Handler<typeof endpoints.signOut> {
+  return async ({ c }) => {
     const principal = await c.get("resolvePrincipal")();
     if (!principal?.sessionId) throw unauthorized("Auth session missing");
     await signOut(deps, principal.sessionId);
     return null;
-  });
+  };
 }

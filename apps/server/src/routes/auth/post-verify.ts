@@ -1,8 +1,6 @@
-import { endpoints } from "@epicenter/contracts";
-import type { Hono } from "hono";
-import type { AppEnv } from "../../http/env";
+import type { endpoints } from "@epicenter/contracts";
 import { badRequest } from "../../http/errors";
-import { mount } from "../../http/mount";
+import type { Handler } from "../../http/mount";
 import { verifyMagicLink } from "../../services/access/magic-link";
 import type { AccessDeps } from "../../services/access/principal";
 import { sessionTokensJson } from "../../services/access/sessions";
@@ -13,10 +11,10 @@ const REFUSALS = {
   expired: "This sign-in link has expired. Links work for 15 minutes; ask for a new one.",
 } as const;
 
-export function postVerify(app: Hono<AppEnv>, deps: AccessDeps): void {
-  mount(app, endpoints.verifyMagicLink, async ({ body }) => {
+export function postVerify(deps: AccessDeps): Handler<typeof endpoints.verifyMagicLink> {
+  return async ({ body }) => {
     const result = await verifyMagicLink(deps, body.token);
     if (result.outcome !== "ok") throw badRequest(REFUSALS[result.outcome], { reason: result.outcome });
     return sessionTokensJson(result.session, result.redirectTo);
-  });
+  };
 }

@@ -1,14 +1,12 @@
-import { endpoints } from "@epicenter/contracts";
-import type { Hono } from "hono";
+import type { endpoints } from "@epicenter/contracts";
 import { principalOf } from "../../http/access";
-import type { AppEnv } from "../../http/env";
 import { notFound } from "../../http/errors";
-import { mount } from "../../http/mount";
+import type { Handler } from "../../http/mount";
 import { findTile, runTile } from "../../services/dashboards/dashboards";
 import type { QueryServiceDeps } from "../../services/queries/run-query";
 
-export function getDashboardTile(app: Hono<AppEnv>, deps: QueryServiceDeps): void {
-  mount(app, endpoints.runDashboardTile, async ({ params, c }) => {
+export function getDashboardTile(deps: QueryServiceDeps): Handler<typeof endpoints.runDashboardTile> {
+  return async ({ params, c }) => {
     const tile = findTile(params.id, params.tileId);
     if (!tile) throw notFound(`No tile ${params.tileId} on dashboard ${params.id}.`);
     const principal = principalOf(c);
@@ -20,5 +18,5 @@ export function getDashboardTile(app: Hono<AppEnv>, deps: QueryServiceDeps): voi
       apiKeyId: principal.apiKeyId ?? null,
       signal: c.req.raw.signal,
     });
-  });
+  };
 }

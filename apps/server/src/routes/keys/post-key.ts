@@ -1,15 +1,13 @@
-import { endpoints } from "@epicenter/contracts";
-import type { Hono } from "hono";
+import type { endpoints } from "@epicenter/contracts";
 import { principalOf } from "../../http/access";
-import type { AppEnv } from "../../http/env";
 import { forbidden } from "../../http/errors";
-import { mount } from "../../http/mount";
+import type { Handler } from "../../http/mount";
 import { type ApiKeyDeps, createKeyForUser } from "../../services/access/api-keys";
 
-export function postKey(app: Hono<AppEnv>, deps: Pick<ApiKeyDeps, "db">): void {
-  mount(app, endpoints.createApiKey, async ({ body, c }) => {
+export function postKey(deps: Pick<ApiKeyDeps, "db">): Handler<typeof endpoints.createApiKey> {
+  return async ({ body, c }) => {
     const { user } = principalOf(c);
     if (body.user_id !== user.id) throw forbidden("You can only create API keys for yourself.");
     return createKeyForUser(deps, user.id, body.name);
-  });
+  };
 }

@@ -1,16 +1,14 @@
-import { endpoints } from "@epicenter/contracts";
-import type { Hono } from "hono";
+import type { endpoints } from "@epicenter/contracts";
 import { principalOf } from "../../http/access";
-import type { AppEnv } from "../../http/env";
 import { notFound } from "../../http/errors";
-import { mount } from "../../http/mount";
+import type { Handler } from "../../http/mount";
 import { removeQuery, type SavedQueryDeps } from "../../services/queries/saved-queries";
 
-export function deleteSavedQuery(app: Hono<AppEnv>, deps: Pick<SavedQueryDeps, "db">): void {
-  mount(app, endpoints.deleteSavedQuery, async ({ params, c }) => {
+export function deleteSavedQuery(deps: Pick<SavedQueryDeps, "db">): Handler<typeof endpoints.deleteSavedQuery> {
+  return async ({ params, c }) => {
     if (!(await removeQuery(deps, principalOf(c).user.id, params.id))) {
       throw notFound("You have no saved query with that id.");
     }
     return null;
-  });
+  };
 }

@@ -1,13 +1,11 @@
-import { endpoints } from "@epicenter/contracts";
-import type { Hono } from "hono";
+import type { endpoints } from "@epicenter/contracts";
 import { principalOf } from "../../http/access";
-import type { AppEnv } from "../../http/env";
-import { mount } from "../../http/mount";
+import type { Handler } from "../../http/mount";
 import { type SavedQueryDeps, visibleQueryStats } from "../../services/queries/saved-queries";
 
 /** Registered before `/api/queries/{id}`, which would otherwise take "stats" for an id. */
-export function getQueryStats(app: Hono<AppEnv>, deps: SavedQueryDeps): void {
-  mount(app, endpoints.queryStats, async ({ c }) => {
+export function getQueryStats(deps: SavedQueryDeps): Handler<typeof endpoints.queryStats> {
+  return async ({ c }) => {
     try {
       return await visibleQueryStats(deps, principalOf(c).user.id);
     } catch (error) {
@@ -15,5 +13,5 @@ export function getQueryStats(app: Hono<AppEnv>, deps: SavedQueryDeps): void {
       c.get("logger").error({ err: error }, "query statistics unavailable");
       return { queries: [] };
     }
-  });
+  };
 }

@@ -1,12 +1,10 @@
-import { endpoints } from "@epicenter/contracts";
-import type { Hono } from "hono";
+import type { endpoints } from "@epicenter/contracts";
 import { principalOf } from "../../http/access";
-import type { AppEnv } from "../../http/env";
-import { mount } from "../../http/mount";
+import type { Handler } from "../../http/mount";
 import { type SavedQueryDeps, visibleQueries } from "../../services/queries/saved-queries";
 
-export function getSavedQueries(app: Hono<AppEnv>, deps: Pick<SavedQueryDeps, "db">): void {
-  mount(app, endpoints.listSavedQueries, async ({ c }) => ({
+export function getSavedQueries(deps: Pick<SavedQueryDeps, "db">): Handler<typeof endpoints.listSavedQueries> {
+  return async ({ c }) => ({
     queries: await visibleQueries(deps, principalOf(c).user.id),
-  }));
+  });
 }

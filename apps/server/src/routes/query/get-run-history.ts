@@ -1,11 +1,9 @@
-import { endpoints } from "@epicenter/contracts";
-import type { Hono } from "hono";
+import type { endpoints } from "@epicenter/contracts";
 import { principalOf } from "../../http/access";
-import type { AppEnv } from "../../http/env";
-import { mount } from "../../http/mount";
+import type { Handler } from "../../http/mount";
 import { runHistory } from "../../services/queries/run-history";
 import type { SavedQueryDeps } from "../../services/queries/saved-queries";
 
-export function getRunHistory(app: Hono<AppEnv>, deps: SavedQueryDeps): void {
-  mount(app, endpoints.runHistory, ({ c }) => runHistory(deps, principalOf(c).user.id));
+export function getRunHistory(deps: SavedQueryDeps): Handler<typeof endpoints.runHistory> {
+  return ({ c }) => runHistory(deps, principalOf(c).user.id);
 }

@@ -1,14 +1,12 @@
 import { Readable } from "node:stream";
-import { endpoints } from "@epicenter/contracts";
-import type { Hono } from "hono";
+import type { endpoints } from "@epicenter/contracts";
 import { principalOf } from "../../http/access";
-import type { AppEnv } from "../../http/env";
-import { mount } from "../../http/mount";
+import type { Handler } from "../../http/mount";
 import { type QueryServiceDeps, streamQuery } from "../../services/queries/run-query";
 
 /** Streams a whole result in the engine's own CSV, JSON or Parquet, as a file download. */
-export function postExport(app: Hono<AppEnv>, deps: QueryServiceDeps): void {
-  mount(app, endpoints.exportQuery, async ({ body, c }) => {
+export function postExport(deps: QueryServiceDeps): Handler<typeof endpoints.exportQuery> {
+  return async ({ body, c }) => {
     const principal = principalOf(c);
     const file = await streamQuery(deps, {
       sql: body.query,
@@ -28,5 +26,5 @@ export function postExport(app: Hono<AppEnv>, deps: QueryServiceDeps): void {
         "cache-control": "no-store",
       },
     });
-  });
+  };
 }

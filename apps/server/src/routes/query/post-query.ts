@@ -1,13 +1,11 @@
-import { endpoints, rowsAsObjects } from "@epicenter/contracts";
-import type { Hono } from "hono";
-import type { AppEnv } from "../../http/env";
-import { mount } from "../../http/mount";
+import { type endpoints, rowsAsObjects } from "@epicenter/contracts";
+import type { Handler } from "../../http/mount";
 import type { QueryServiceDeps } from "../../services/queries/run-query";
 import { runRequested } from "./run-request";
 
 /** `POST /api/query`: runs a statement, or a saved query by id, and answers in the spec's shape. */
-export function postQuery(app: Hono<AppEnv>, deps: QueryServiceDeps): void {
-  mount(app, endpoints.runQuery, async ({ body, query, c }) => {
+export function postQuery(deps: QueryServiceDeps): Handler<typeof endpoints.runQuery> {
+  return async ({ body, query, c }) => {
     // Sent as objects keyed by column name: the byte limit counts the keys.
     const { sql, result } = await runRequested(deps, c, { ...body, savedQueryId: query.query_id }, { isKeyed: true });
     return {
@@ -22,5 +20,5 @@ export function postQuery(app: Hono<AppEnv>, deps: QueryServiceDeps): void {
       },
       query: sql,
     };
-  });
+  };
 }

@@ -1,14 +1,12 @@
 import { buildOpenApiDocument, endpoints } from "@epicenter/contracts";
-import type { Hono } from "hono";
-import type { AppEnv } from "../../http/env";
-import { mount } from "../../http/mount";
+import type { Handler } from "../../http/mount";
 
-export function getOpenApi(app: Hono<AppEnv>, deps: { publicUrl: string; version: string }): void {
+export function getOpenApi(deps: { publicUrl: string; version: string }): Handler<typeof endpoints.openapi> {
   // Built once: the endpoints are fixed for the life of the process.
   const document = buildOpenApiDocument(endpoints, {
     title: "Epicenter API",
     version: deps.version,
     serverUrl: deps.publicUrl,
   });
-  mount(app, endpoints.openapi, async () => document);
+  return async () => document;
 }

@@ -1,15 +1,15 @@
-import { endpoints } from "@epicenter/contracts";
+import type { endpoints } from "@epicenter/contracts";
 import type { Warehouse } from "@epicenter/warehouse";
-import type { Hono } from "hono";
 import { principalOf } from "../../http/access";
-import type { AppEnv } from "../../http/env";
 import { notFound } from "../../http/errors";
-import { mount } from "../../http/mount";
+import type { Handler } from "../../http/mount";
 import { sampleTable } from "../../services/catalog/catalog";
 import type { QueryServiceDeps } from "../../services/queries/run-query";
 
-export function getTableSample(app: Hono<AppEnv>, deps: QueryServiceDeps & { warehouse: Warehouse }): void {
-  mount(app, endpoints.sampleTable, async ({ params, query, c }) => {
+export function getTableSample(
+  deps: QueryServiceDeps & { warehouse: Warehouse },
+): Handler<typeof endpoints.sampleTable> {
+  return async ({ params, query, c }) => {
     const principal = principalOf(c);
     const sample = await sampleTable(deps, params.namespace, params.table, {
       limit: query.limit,
@@ -25,5 +25,5 @@ export function getTableSample(app: Hono<AppEnv>, deps: QueryServiceDeps & { war
       sample_data: sample.result.rows,
       sample_size: sample.result.row_count,
     };
-  });
+  };
 }

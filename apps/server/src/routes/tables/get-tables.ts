@@ -1,13 +1,11 @@
-import { endpoints } from "@epicenter/contracts";
+import type { endpoints } from "@epicenter/contracts";
 import type { Warehouse } from "@epicenter/warehouse";
-import type { Hono } from "hono";
-import type { AppEnv } from "../../http/env";
-import { mount } from "../../http/mount";
+import type { Handler } from "../../http/mount";
 import { listTables } from "../../services/catalog/catalog";
 
-export function getTables(app: Hono<AppEnv>, deps: { warehouse: Warehouse }): void {
-  mount(app, endpoints.listTables, async ({ query }) => {
+export function getTables(deps: { warehouse: Warehouse }): Handler<typeof endpoints.listTables> {
+  return async ({ query }) => {
     const tables = await listTables(deps.warehouse, { withStats: query.with_stats === "true" });
     return { tables, count: tables.length };
-  });
+  };
 }
