@@ -11,7 +11,7 @@
  * reader's (`services/venues/`).
  */
 import type { PlatformStats, SourceStats, Venue } from "@epicenter/contracts";
-import type { Warehouse } from "@epicenter/warehouse";
+import { ISO_TIMES, isoTimeOf, type Warehouse } from "@epicenter/warehouse";
 import { venueReaders } from "../venues";
 
 export interface PlatformStatsDeps {
@@ -33,22 +33,21 @@ const ARCHIVE = (() => {
     ${databases.map((database) => `(SELECT count() FROM ${database}.markets)`).join(" + ")} AS market_rows`;
 })();
 
-const LAST_SYNCS = `SELECT source, toString(max(finished_at)) AS last_sync
+const LAST_SYNCS = `SELECT source, max(finished_at) AS last_sync
     FROM internal.sync_run_history FINAL
     WHERE kind = 'snapshot' AND revision = 1 AND success
     GROUP BY source`;
-
-const toIso = (value: string | null | undefined): string | null =>
-  value ? `${value.replace(" ", "T").replace(/(\.\d+)?$/, (fraction) => fraction || ".000")}Z` : null;
 
 export async function getPlatformStats(deps: PlatformStatsDeps): Promise<PlatformStats> {
   const readers = venueReaders();
   const [counts, archive, syncs] = await Promise.all([
     Promise.all(readers.map((reader) => deps.warehouse.query<Counts>(reader.counts))),
-    deps.warehouse.query<{ snapshot_rows: string | null; archive_start: string; market_rows: string }>(ARCHIVE),
-    deps.warehouse.query<{ source: string; last_sync: string }>(LAST_SYNCS),
+    deps.warehouse.query<{ snapshot_rows: string | null; archive_start: string; market_rows: string }>(ARCHIVE, {
+      settings: ISO_TIMES,
+    }),
+    deps.warehouse.query<{ source: string; last_sync: string }>(LAST_SYNCS, { settings: ISO_TIMES }),
   ]);
-  const lastSyncOf = (source: string) => toIso(syncs.find((row) => row.source === source)?.last_sync);
+  const lastSyncOf = (source: string) => isoTimeOf(syncs.find((row) => row.source === source)?.last_sync);
   const bySource = Object.fromEntries(
     readers.map((reader, index) => [reader.venue, sourceStats(counts[index]?.[0], lastSyncOf(reader.venue))]),
   ) as Record<Venue, SourceStats>;
@@ -67,7 +66,7 @@ export async function getPlatformStats(deps: PlatformStatsDeps): Promise<Platfor
     snapshot_rows: Number(archive[0]?.snapshot_rows ?? 0),
     freshness_seconds: lastSync ? Math.max(0, Math.round((now.getTime() - Date.parse(lastSync)) / 1000)) : null,
     last_sync: lastSync ?? null,
-    archive_start: hasRows ? toIso(archive[0]?.archive_start) : null,
+    archive_start: hasRows ? isoTimeOf(archive[0]?.archive_start) : null,
     sources: readers.length,
     by_source: bySource,
   };

@@ -95,15 +95,15 @@ const panels: MarketPanels = {
       `Kalshi market ${id}: history archived`,
       `SELECT
     (SELECT uniqExact(period_minutes, end_period_ts) FROM kalshi.candles WHERE ticker = {id:String}) AS points,
-    (SELECT toString(min(end_period_ts)) FROM kalshi.candles WHERE ticker = {id:String}) AS first,
-    (SELECT toString(max(end_period_ts)) FROM kalshi.candles WHERE ticker = {id:String}) AS last,
+    (SELECT min(end_period_ts) FROM kalshi.candles WHERE ticker = {id:String}) AS first,
+    (SELECT max(end_period_ts) FROM kalshi.candles WHERE ticker = {id:String}) AS last,
     (SELECT uniqExact(trade_id) FROM kalshi.trades WHERE ticker = {id:String}) AS trades`,
       { id },
     ),
   firstPoint: (id) =>
     bound(
       `Kalshi market ${id}: first candle`,
-      `SELECT toString(min(end_period_ts - INTERVAL period_minutes MINUTE)) AS first
+      `SELECT min(end_period_ts - INTERVAL period_minutes MINUTE) AS first
     FROM kalshi.candles WHERE ticker = {id:String} HAVING count() > 0`,
       { id },
     ),

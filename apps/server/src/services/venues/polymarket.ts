@@ -66,15 +66,15 @@ const panels: MarketPanels = {
       `Polymarket market ${id}: history archived`,
       `SELECT
     (SELECT uniqExact(token_id, ts) FROM polymarket.prices WHERE id = {id:String}) AS points,
-    (SELECT toString(min(ts)) FROM polymarket.prices WHERE id = {id:String}) AS first,
-    (SELECT toString(max(ts)) FROM polymarket.prices WHERE id = {id:String}) AS last,
+    (SELECT min(ts) FROM polymarket.prices WHERE id = {id:String}) AS first,
+    (SELECT max(ts) FROM polymarket.prices WHERE id = {id:String}) AS last,
     (SELECT uniqExact(transaction_hash, trade_index) FROM polymarket.trades WHERE id = {id:String}) AS trades`,
       { id },
     ),
   firstPoint: (id) =>
     bound(
       `Polymarket market ${id}: first price point`,
-      "SELECT toString(min(ts)) AS first FROM polymarket.prices WHERE id = {id:String} HAVING count() > 0",
+      "SELECT min(ts) AS first FROM polymarket.prices WHERE id = {id:String} HAVING count() > 0",
       { id },
     ),
   prices: (id, interval, span) =>

@@ -8,9 +8,11 @@
  *
  * Every statement takes the market's id and its span as typed parameters (`{id:String}`,
  * `{from:DateTime('UTC')}`), bound by the engine, and carries their values, so the same
- * node runs here and opens in the editor with its values filled in.
+ * node runs here and opens in the editor with its values filled in. Run for the API, they
+ * run under `ISO_TIMES`: the engine writes every time as ISO 8601.
  */
 import type { HistoryInterval, Market, MarketStatus, QueryNode, Venue, VenueFacts } from "@epicenter/contracts";
+import { isoTimeOf } from "@epicenter/warehouse";
 
 export type Row = Record<string, unknown>;
 
@@ -140,14 +142,8 @@ export function bound(
   return { kind: "sql", title, sql, params, ...(view ? { view } : {}) };
 }
 
-/** `2026-03-01 12:00:00(.000)` as the engine writes a UTC time → ISO 8601; null stays null. */
-export function isoOf(value: unknown): string | null {
-  if (value === null || value === undefined || value === "") return null;
-  const text = String(value);
-  if (text.startsWith("1970-01-01 00:00:00")) return null;
-  const date = new Date(`${text.replace(" ", "T")}${text.endsWith("Z") ? "" : "Z"}`);
-  return Number.isNaN(date.getTime()) ? null : date.toISOString();
-}
+/** A time the reader's statements return: the engine writes them as ISO 8601 (`ISO_TIMES`). */
+export const isoOf = isoTimeOf;
 
 export function numberOf(value: unknown): number | null {
   if (value === null || value === undefined || value === "") return null;
