@@ -243,10 +243,12 @@ async function replayedRun(
       warehouse,
       logger: silentLogger,
       config: {
-        polymarketApiUrl: "http://recorded/polymarket",
-        polymarketClobUrl: "http://recorded/polymarket-clob",
-        polymarketDataUrl: "http://recorded/polymarket-data",
-        kalshiApiUrl: "http://recorded/kalshi",
+        polymarket: {
+          apiUrl: "http://recorded/polymarket",
+          clobUrl: "http://recorded/polymarket-clob",
+          dataUrl: "http://recorded/polymarket-data",
+        },
+        kalshi: { apiUrl: "http://recorded/kalshi" },
       },
       fetch: fromMemory,
       rateLimiters: new Map([["polymarket", createRateLimiter({ requests: 1_000_000, perMs: 1_000 })]]),

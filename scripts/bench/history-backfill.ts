@@ -148,10 +148,10 @@ class RequestLedger {
 
 function hostResolver(config: IngestConfig): (url: URL) => string {
   const bases = [
-    { host: "polymarket-clob", base: config.polymarketClobUrl },
-    { host: "polymarket-data", base: config.polymarketDataUrl },
-    { host: "polymarket", base: config.polymarketApiUrl },
-    { host: "kalshi", base: config.kalshiApiUrl },
+    { host: "polymarket-clob", base: config.polymarket.clobUrl },
+    { host: "polymarket-data", base: config.polymarket.dataUrl },
+    { host: "polymarket", base: config.polymarket.apiUrl },
+    { host: "kalshi", base: config.kalshi.apiUrl },
   ].sort((a, b) => b.base.length - a.base.length);
   return (url) => bases.find(({ base }) => url.href.startsWith(base))?.host ?? url.host;
 }

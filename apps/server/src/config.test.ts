@@ -11,8 +11,8 @@ describe("parseConfig", () => {
     expect(config.appDatabase.path).toBe(`${config.dataDir}/app`);
     expect(config.outboxDir).toBe(`${config.dataDir}/outbox`);
     expect(config.publicUrl).toBe("http://localhost:3000");
-    expect(config.upstream.polymarketApiUrl).toBe("https://gamma-api.polymarket.com");
-    expect(config.upstream.kalshiApiUrl).toBe("https://external-api.kalshi.com/trade-api/v2");
+    expect(config.upstream.polymarket.apiUrl).toBe("https://gamma-api.polymarket.com");
+    expect(config.upstream.kalshi.apiUrl).toBe("https://external-api.kalshi.com/trade-api/v2");
     expect(config.syncIntervalSeconds).toBe(600);
   });
 

@@ -173,10 +173,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     outboxDir: resolve(dataDir, "outbox"),
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
     upstream: {
-      polymarketApiUrl: e.POLYMARKET_API_URL,
-      polymarketClobUrl: e.POLYMARKET_CLOB_URL,
-      polymarketDataUrl: e.POLYMARKET_DATA_URL,
-      kalshiApiUrl: e.KALSHI_API_URL,
+      polymarket: { apiUrl: e.POLYMARKET_API_URL, clobUrl: e.POLYMARKET_CLOB_URL, dataUrl: e.POLYMARKET_DATA_URL },
+      kalshi: { apiUrl: e.KALSHI_API_URL },
     },
     syncIntervalSeconds: e.SYNC_INTERVAL_SECONDS,
     mail: { ...(e.SMTP_URL ? { smtpUrl: e.SMTP_URL } : {}), from: e.MAIL_FROM ?? "Epicenter <no-reply@localhost>" },

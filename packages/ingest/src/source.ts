@@ -19,14 +19,22 @@ import type { WriterLimits } from "./write/snapshot-writer";
 import type { Feed } from "./write/spool";
 
 /**
- * Upstream base URLs, from the server's config (`POLYMARKET_API_URL`,
- * `POLYMARKET_CLOB_URL`, `POLYMARKET_DATA_URL`, `KALSHI_API_URL`).
+ * Upstream base URLs by venue, from the server's config (`POLYMARKET_API_URL`,
+ * `POLYMARKET_CLOB_URL`, `POLYMARKET_DATA_URL`, `KALSHI_API_URL`): each source reads its own.
  */
 export interface IngestConfig {
-  polymarketApiUrl: string;
-  polymarketClobUrl: string;
-  polymarketDataUrl: string;
-  kalshiApiUrl: string;
+  polymarket: {
+    /** Gamma: events and markets. */
+    apiUrl: string;
+    /** The CLOB: price history. */
+    clobUrl: string;
+    /** The Data API: trades. */
+    dataUrl: string;
+  };
+  kalshi: {
+    /** The Trade API v2: events, markets, candles and trades. */
+    apiUrl: string;
+  };
 }
 
 /** A snapshot table of a source (`<source>.<name>`), with its latest-state twin `<name>_latest`. */

@@ -140,10 +140,12 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
 /** The ingest config that points every upstream at this replay server. */
 export function replayIngestConfig(replay: Pick<ReplayServer, "url">): IngestConfig {
   return {
-    polymarketApiUrl: replay.url.polymarket,
-    polymarketClobUrl: replay.url.polymarketClob,
-    polymarketDataUrl: replay.url.polymarketData,
-    kalshiApiUrl: replay.url.kalshi,
+    polymarket: {
+      apiUrl: replay.url.polymarket,
+      clobUrl: replay.url.polymarketClob,
+      dataUrl: replay.url.polymarketData,
+    },
+    kalshi: { apiUrl: replay.url.kalshi },
   };
 }
 

@@ -33,10 +33,8 @@ await runSync(
     warehouse,
     logger: silentLogger,
     config: {
-      polymarketApiUrl: polymarketApiUrl as string,
-      polymarketClobUrl: "http://127.0.0.1:9",
-      polymarketDataUrl: "http://127.0.0.1:9",
-      kalshiApiUrl: "http://127.0.0.1:9",
+      polymarket: { apiUrl: polymarketApiUrl as string, clobUrl: "http://127.0.0.1:9", dataUrl: "http://127.0.0.1:9" },
+      kalshi: { apiUrl: "http://127.0.0.1:9" },
     },
     http: { timeoutMs: 600_000 },
     // Small batches, so the run has written some before it stalls (rows or, on the engine path, bytes).

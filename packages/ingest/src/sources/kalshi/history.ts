@@ -384,7 +384,7 @@ async function step(run: HistoryRun, limit: number) {
 
 export const kalshiHistory: SourceHistory = {
   // The snapshot's own host and limiter: together they stay under the one limit.
-  hosts: [{ name: HOST, rateLimit: { requests: 18, perMs: 1_000 }, baseUrl: (config) => config.kalshiApiUrl }],
+  hosts: [{ name: HOST, rateLimit: { requests: 18, perMs: 1_000 }, baseUrl: (config) => config.kalshi.apiUrl }],
   step,
   tables: [
     { table: "kalshi.candles", time: "end_period_ts" },

@@ -18,7 +18,7 @@ export const kalshi: Source<"kalshi"> = {
   ],
   // The basic tier allows 20 reads per second.
   rateLimit: { requests: 18, perMs: 1_000 },
-  baseUrl: (config) => config.kalshiApiUrl,
+  baseUrl: (config) => config.kalshi.apiUrl,
   snapshot: snapshotKalshi,
   backfill: [settledEvents, historicalMarkets],
   openEventsSql:

@@ -307,9 +307,9 @@ async function step(run: HistoryRun, limit: number) {
 export const polymarketHistory: SourceHistory = {
   hosts: [
     // 1,000 requests per 10 s documented.
-    { name: CLOB, rateLimit: { requests: 900, perMs: 10_000 }, baseUrl: (config) => config.polymarketClobUrl },
+    { name: CLOB, rateLimit: { requests: 900, perMs: 10_000 }, baseUrl: (config) => config.polymarket.clobUrl },
     // 300 requests per 10 s documented.
-    { name: DATA, rateLimit: { requests: 270, perMs: 10_000 }, baseUrl: (config) => config.polymarketDataUrl },
+    { name: DATA, rateLimit: { requests: 270, perMs: 10_000 }, baseUrl: (config) => config.polymarket.dataUrl },
   ],
   step,
   tables: [

@@ -18,7 +18,7 @@ export const polymarket: Source<"polymarket"> = {
   ],
   // `/events` allows 500 requests per 10 s.
   rateLimit: { requests: 450, perMs: 10_000 },
-  baseUrl: (config) => config.polymarketApiUrl,
+  baseUrl: (config) => config.polymarket.apiUrl,
   snapshot: snapshotPolymarket,
   backfill: [closedEvents],
   openEventsSql: "SELECT count() FROM polymarket.events_latest FINAL WHERE closed = false",
