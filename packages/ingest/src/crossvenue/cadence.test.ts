@@ -8,6 +8,7 @@ import {
   type MatcherSteps,
   nextMatchPass,
 } from "./cadence";
+import { NOTHING_PAIRED } from "./closed-pass";
 import type { MatcherOptions, MatcherOutcome } from "./matcher";
 
 const MINUTE_MS = 60_000;
@@ -77,17 +78,6 @@ describe("nextMatchPass", () => {
   });
 });
 
-const NOTHING: MatcherOutcome = {
-  candidates: 0,
-  sameContract: 0,
-  related: 0,
-  written: 0,
-  retired: 0,
-  reviewed: 0,
-  candidatesMs: 0,
-  durationMs: 0,
-};
-
 /** Steps that record what they were asked and finish when the test says so. */
 function fakeSteps(closedPassWindows: number) {
   const matched: MatcherOptions[] = [];
@@ -99,7 +89,7 @@ function fakeSteps(closedPassWindows: number) {
     match: (_deps, options = {}) => {
       matched.push(options);
       return new Promise((resolve, reject) => {
-        finish = () => (fail ? reject(fail) : resolve(NOTHING));
+        finish = () => (fail ? reject(fail) : resolve(NOTHING_PAIRED));
       });
     },
     record: async (_warehouse, run) => {
@@ -108,7 +98,7 @@ function fakeSteps(closedPassWindows: number) {
     closedPassStep: async () => {
       closedSteps += 1;
       const now = new Date(START);
-      return { from: now, to: now, done: closedSteps >= closedPassWindows, outcome: NOTHING };
+      return { from: now, to: now, done: closedSteps >= closedPassWindows, outcome: NOTHING_PAIRED };
     },
   };
   return {

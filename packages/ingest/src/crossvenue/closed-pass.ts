@@ -88,7 +88,7 @@ async function oldestClose(warehouse: Warehouse): Promise<Date | null> {
 }
 
 /** What a window with no close dates in it pairs. */
-const NOTHING_PAIRED: MatcherOutcome = {
+export const NOTHING_PAIRED: MatcherOutcome = {
   candidates: 0,
   sameContract: 0,
   related: 0,
