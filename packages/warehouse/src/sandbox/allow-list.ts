@@ -20,7 +20,7 @@
  *
  * Pure: tested on recorded dumps, and the engine-facing part lives in `validate.ts`.
  */
-import { MARKET_DATABASES as MARKET_DATABASE_NAMES } from "@epicenter/contracts";
+import { MARKET_DATABASES as MARKET_DATABASE_NAMES, VENUES } from "@epicenter/contracts";
 import { type AstNode, functionName } from "./ast-dump";
 import { SandboxRefusal } from "./errors";
 import { ALLOWED_TABLE_FUNCTIONS, FUNCTION_CLASSES, type FunctionClass, functionClass } from "./function-classes";
@@ -310,11 +310,12 @@ function checkTable(name: string, facts: StatementFacts, policy: AllowListPolicy
     if (facts.cteNames.has(name)) return;
     if (facts.defaultDatabase !== undefined && policy.marketDatabases.has(facts.defaultDatabase)) return;
     throw new SandboxRefusal(
-      `Table ${name} needs its database: write polymarket.${name} or kalshi.${name} (or define it with WITH ${name} AS (…)).`,
+      `Table ${name} needs its database: write ${VENUES.map((venue) => `${venue}.${name}`).join(" or ")} (or define it with WITH ${name} AS (…)).`,
     );
   }
   const database = name.slice(0, dot);
   if (!policy.marketDatabases.has(database)) {
-    throw new SandboxRefusal(`Table ${name} is not available; query the polymarket, kalshi and crossvenue databases.`);
+    const databases = `${MARKET_DATABASES.slice(0, -1).join(", ")} and ${MARKET_DATABASES.at(-1)}`;
+    throw new SandboxRefusal(`Table ${name} is not available; query the ${databases} databases.`);
   }
 }
