@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_QUERY_LENGTH, ZChartSpec } from "./query-node";
+import { MAX_QUERY_LENGTH, type QueryNode, ZChartSpec } from "./query-node";
 import { ZSavedParams } from "./query-params";
 
 export const ZSavedQuery = z
@@ -24,6 +24,21 @@ export const ZSavedQuery = z
 export type SavedQuery = z.infer<typeof ZSavedQuery>;
 
 export const ZSavedQueryList = z.object({ queries: z.array(ZSavedQuery) }).meta({ id: "SavedQueryList" });
+
+/**
+ * A saved query as the one query value (`QueryNode`): its SQL, title, chart and parameter
+ * values. The REST answer keeps the spec's `sql` and `chart` fields; inside the product a
+ * saved query opens, forks and runs as this node.
+ */
+export function savedQueryNode(saved: Pick<SavedQuery, "sql" | "title" | "chart" | "params">): QueryNode {
+  return {
+    kind: "sql",
+    sql: saved.sql,
+    title: saved.title,
+    ...(saved.chart ? { view: saved.chart } : {}),
+    ...(Object.keys(saved.params).length > 0 ? { params: saved.params } : {}),
+  };
+}
 
 const title = z.string().trim().min(1, "a title is required").max(200);
 const sql = z.string().trim().min(1, "the SQL is empty").max(MAX_QUERY_LENGTH);

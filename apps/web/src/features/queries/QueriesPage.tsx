@@ -1,4 +1,4 @@
-import type { SavedQuery } from "@epicenter/contracts";
+import { type SavedQuery, savedQueryNode } from "@epicenter/contracts";
 import { Clock, GitFork, Pencil, Play, Plus, Timer, Trash2 } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Link, useNavigate } from "react-router";
@@ -161,15 +161,7 @@ export function QueriesPage() {
                       variant="ghost"
                       size="xs"
                       icon={<GitFork size={13} />}
-                      onClick={() =>
-                        navigate(
-                          editorUrl({
-                            sql: query.sql,
-                            title: query.title,
-                            ...(query.chart ? { view: query.chart } : {}),
-                          }),
-                        )
-                      }
+                      onClick={() => navigate(editorUrl(savedQueryNode(query)))}
                     >
                       Fork
                     </Button>
