@@ -207,7 +207,8 @@ async function answer(
     return whole(c, body, download, headers, startedAt, deps.sandbox.limits.maxResultBytes);
   }
   headers["x-clickhouse-summary"] = summary(0, 0);
-  let stream: Readable = Readable.from(body, { objectMode: false });
+  // The engine's own stream when nothing rewrites it: no extra hop for the common answer.
+  let stream: Readable = body === download.stream ? download.stream : Readable.from(body, { objectMode: false });
   const encoder =
     parameters.get("enable_http_compression") === "1" ? answerEncoder(c.req.header("accept-encoding")) : undefined;
   if (encoder) {
