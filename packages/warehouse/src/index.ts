@@ -20,4 +20,4 @@ export { type MigrationReport, migrateWarehouse } from "./migrate";
 export { type WarehouseMigration, warehouseMigrations } from "./migrations";
 export { tableRowCounts } from "./row-counts";
 export * from "./sandbox";
-export { fromDateTime64, ISO_TIMES, isoTimeOf, toDateTime64 } from "./values";
+export { fromDateTime64, isoTimeOf, toDateTime64 } from "./values";

@@ -14,19 +14,18 @@ export function fromDateTime64(value: string): Date {
 }
 
 /**
- * Settings under which the engine itself writes every date and time as ISO 8601 in UTC
- * (`2026-03-01T12:00:00.000Z`): for the fixed queries whose rows become API answers, so no
- * caller rewrites the engine's own `2026-03-01 12:00:00.000`.
- */
-export const ISO_TIMES = { date_time_output_format: "iso" } as const;
-
-/**
- * A time the engine wrote under `ISO_TIMES`, or null for none: NULL, empty, or the epoch
- * (what `min` and `max` of no rows give, and what the venues send for "unset").
+ * A UTC time as the engine writes it (`2026-03-01 12:00:00`, `2026-03-01 12:00:00.000`) as
+ * an API answer carries it (ISO 8601, milliseconds), or null for none: NULL, empty, or the
+ * epoch (what `min` and `max` of no rows give, and what the venues send for "unset"). The
+ * one conversion of engine times for answers.
+ *
+ * Not `date_time_output_format = 'iso'` per query: the embedded engine's connection applies
+ * a query's settings with `SET`, so they stay on its session for the queries after it
+ * (found here: a later read of `crossvenue.market_pairs` got ISO text and its parse failed).
  */
 export function isoTimeOf(value: unknown): string | null {
-  if (typeof value !== "string" || value === "" || value.startsWith("1970-01-01T00:00:00")) return null;
-  // DateTime has whole seconds, DateTime64(3) milliseconds: answers carry one form.
-  const date = new Date(value);
+  if (typeof value !== "string" || value === "" || value.startsWith("1970-01-01")) return null;
+  const iso = value.includes("T") ? value : value.replace(" ", "T");
+  const date = new Date(/Z$/.test(iso) ? iso : `${iso}Z`);
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }

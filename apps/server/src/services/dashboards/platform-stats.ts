@@ -11,7 +11,7 @@
  * reader's (`services/venues/`).
  */
 import type { PlatformStats, SourceStats, Venue } from "@epicenter/contracts";
-import { ISO_TIMES, isoTimeOf, type Warehouse } from "@epicenter/warehouse";
+import { isoTimeOf, type Warehouse } from "@epicenter/warehouse";
 import { venueReaders } from "../venues";
 
 export interface PlatformStatsDeps {
@@ -42,10 +42,8 @@ export async function getPlatformStats(deps: PlatformStatsDeps): Promise<Platfor
   const readers = venueReaders();
   const [counts, archive, syncs] = await Promise.all([
     Promise.all(readers.map((reader) => deps.warehouse.query<Counts>(reader.counts))),
-    deps.warehouse.query<{ snapshot_rows: string | null; archive_start: string; market_rows: string }>(ARCHIVE, {
-      settings: ISO_TIMES,
-    }),
-    deps.warehouse.query<{ source: string; last_sync: string }>(LAST_SYNCS, { settings: ISO_TIMES }),
+    deps.warehouse.query<{ snapshot_rows: string | null; archive_start: string; market_rows: string }>(ARCHIVE),
+    deps.warehouse.query<{ source: string; last_sync: string }>(LAST_SYNCS),
   ]);
   const lastSyncOf = (source: string) => isoTimeOf(syncs.find((row) => row.source === source)?.last_sync);
   const bySource = Object.fromEntries(

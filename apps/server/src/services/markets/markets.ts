@@ -11,7 +11,7 @@
  */
 import type { HistoryInterval, Market, MarketHistory, MarketSummary, PricePoint, Venue } from "@epicenter/contracts";
 import { MAX_MINUTE_SPAN_DAYS, VENUES } from "@epicenter/contracts";
-import { ISO_TIMES, type Warehouse } from "@epicenter/warehouse";
+import type { Warehouse } from "@epicenter/warehouse";
 import { invalid, notFound as missing } from "../errors";
 import { type BoundQuery, isoOf, type Span, VENUE_READERS, type VenueReading } from "../venues";
 import { earliest, numberOf, type Row, textOf } from "../venues/venue";
@@ -28,7 +28,6 @@ const DAY_MS = 86_400_000;
 const run = <T>(deps: MarketDeps, query: BoundQuery, limit?: number) =>
   deps.warehouse.query<T>(limit === undefined ? query.sql : `${query.sql}\nLIMIT ${limit}`, {
     params: query.params,
-    settings: ISO_TIMES,
   });
 
 const notFound = (venue: Venue, id: string) =>
@@ -194,7 +193,6 @@ export async function searchMarkets(
       const reader = VENUE_READERS[venue];
       const rows = await deps.warehouse.query<Row>(reader.panels.search, {
         params: { q: query.q, words, limit: query.limit },
-        settings: ISO_TIMES,
       });
       return rows.map((row): MarketSummary => {
         const reading = reader.read(row);

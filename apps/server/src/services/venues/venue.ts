@@ -8,8 +8,7 @@
  *
  * Every statement takes the market's id and its span as typed parameters (`{id:String}`,
  * `{from:DateTime('UTC')}`), bound by the engine, and carries their values, so the same
- * node runs here and opens in the editor with its values filled in. Run for the API, they
- * run under `ISO_TIMES`: the engine writes every time as ISO 8601.
+ * node runs here and opens in the editor with its values filled in.
  */
 import type { HistoryInterval, Market, MarketStatus, QueryNode, Venue, VenueFacts } from "@epicenter/contracts";
 import { isoTimeOf } from "@epicenter/warehouse";
@@ -142,7 +141,7 @@ export function bound(
   return { kind: "sql", title, sql, params, ...(view ? { view } : {}) };
 }
 
-/** A time the reader's statements return: the engine writes them as ISO 8601 (`ISO_TIMES`). */
+/** A time the reader's statements return, as the answer carries it (ISO 8601). */
 export const isoOf = isoTimeOf;
 
 export function numberOf(value: unknown): number | null {
