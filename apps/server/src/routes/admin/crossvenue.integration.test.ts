@@ -337,4 +337,17 @@ describe("Admin → Cross-venue", () => {
     expect(step?.done).toBe(true);
     expect(now.closed_pass).toMatchObject({ state: "done", windows: 1 });
   });
+
+  it("leaves no setting of its reads on the warehouse's connections, where the matcher's joins run next", async () => {
+    for (const path of ["/api/admin/crossvenue/pairs?method=all", "/api/admin/crossvenue/reviews"]) {
+      expect((await t.app.request(path, bearer(boss))).status).toBe(200);
+    }
+    // Every pooled connection at once, each asked what it would join with.
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        t.stores.warehouse.query<{ nulls: number }>("SELECT getSetting('join_use_nulls') AS nulls"),
+      ),
+    );
+    expect(answers.map(([row]) => Number(row?.nulls))).toEqual(Array(8).fill(0));
+  });
 });

@@ -27,8 +27,12 @@ export interface PairReadDeps {
   db: AppDb;
 }
 
-/** Missing markets read as NULL rather than as empty text and zeros. */
-const JOIN_SETTINGS = { join_use_nulls: 1 } as const;
+/**
+ * Missing markets read as NULL rather than as empty text and zeros. In the statement's own
+ * SETTINGS clause: the embedded engine's connection would keep a query's settings on its
+ * session, for the matcher's joins run there next.
+ */
+export const JOIN_USE_NULLS = "\nSETTINGS join_use_nulls = 1";
 
 export interface PairRow {
   polymarket_id: string;
@@ -123,12 +127,12 @@ export async function listPairs(deps: PairReadDeps, query: z.output<typeof ZPair
       withPairs(`SELECT * FROM listed
         WHERE {method:String} = 'all' OR method = {method:String}
         ORDER BY ${order}
-        LIMIT {limit:UInt32} OFFSET {offset:UInt32}`),
-      { params, settings: JOIN_SETTINGS },
+        LIMIT {limit:UInt32} OFFSET {offset:UInt32}${JOIN_USE_NULLS}`),
+      { params },
     ),
     deps.warehouse.query<{ method: string; pairs: string }>(
-      withPairs("SELECT method, count() AS pairs FROM listed GROUP BY method"),
-      { params, settings: JOIN_SETTINGS },
+      withPairs(`SELECT method, count() AS pairs FROM listed GROUP BY method${JOIN_USE_NULLS}`),
+      { params },
     ),
   ]);
   const byMethod = { auto: 0, model: 0, confirmed: 0, rejected: 0 };
@@ -146,9 +150,8 @@ export async function readPair(
   deps: PairReadDeps,
   pair: { polymarketId: string; kalshiTicker: string },
 ): Promise<CrossVenuePair | undefined> {
-  const rows = await deps.warehouse.query<ListedRow>(withPairs("SELECT * FROM listed"), {
+  const rows = await deps.warehouse.query<ListedRow>(withPairs(`SELECT * FROM listed${JOIN_USE_NULLS}`), {
     params: filterParams({ method: "all", relation: "all", q: "", pair }),
-    settings: JOIN_SETTINGS,
   });
   const [listed] = await withReviewers(deps, rows, pairJson);
   return listed;
@@ -181,11 +184,11 @@ LEFT JOIN (
 LEFT JOIN (
   SELECT ticker, title FROM kalshi.markets_latest FINAL WHERE ticker IN (SELECT kalshi_ticker FROM reviews)
 ) AS k ON k.ticker = reviews.kalshi_ticker
-ORDER BY reviewed_at DESC, polymarket_id, kalshi_ticker`;
+ORDER BY reviewed_at DESC, polymarket_id, kalshi_ticker${JOIN_USE_NULLS}`;
 
 export async function listReviews(deps: PairReadDeps, query: z.output<typeof ZPairReviewsQuery>): Promise<PairReviews> {
   const [rows, [count]] = await Promise.all([
-    deps.warehouse.query<ReviewRow>(REVIEWS, { params: query, settings: JOIN_SETTINGS }),
+    deps.warehouse.query<ReviewRow>(REVIEWS, { params: query }),
     deps.warehouse.query<{ reviews: string }>("SELECT count() AS reviews FROM internal.pair_reviews"),
   ]);
   const reviews = await withReviewers(deps, rows, (row, reviewerEmail) => ({

@@ -32,7 +32,7 @@ import {
 } from "@epicenter/ingest";
 import { fromDateTime64, toDateTime64 } from "@epicenter/warehouse";
 import { conflict, notFound } from "../errors";
-import { type PairReadDeps, type PairRow, readPair } from "./pairs";
+import { JOIN_USE_NULLS, type PairReadDeps, type PairRow, readPair } from "./pairs";
 
 export interface PairReviewDeps extends PairReadDeps {
   clock: () => Date;
@@ -102,8 +102,8 @@ export async function pairByHand(
       `SELECT m.id AS polymarket_id, m.event_id AS event_id, m.question AS question, m.groupItemTitle AS groupItemTitle,
          m.outcomes AS outcomes, m.endDate AS endDate, e.title AS polymarket_event_title, e.description AS description
        FROM (SELECT * FROM polymarket.markets_latest FINAL WHERE id = {polymarketId:String}) AS m
-       LEFT JOIN (SELECT id, title, description FROM polymarket.events_latest FINAL) AS e ON e.id = m.event_id`,
-      { params: key, settings: { join_use_nulls: 1 } },
+       LEFT JOIN (SELECT id, title, description FROM polymarket.events_latest FINAL) AS e ON e.id = m.event_id${JOIN_USE_NULLS}`,
+      { params: key },
     ),
     deps.warehouse.query<KalshiMarketRow>(
       `SELECT m.ticker AS kalshi_ticker, m.event_ticker AS event_ticker, m.title AS title,
@@ -112,8 +112,8 @@ export async function pairByHand(
          m.rules_secondary AS rules_secondary,
          m.floor_strike AS floor_strike, m.cap_strike AS cap_strike, e.title AS kalshi_event_title
        FROM (SELECT * FROM kalshi.markets_latest FINAL WHERE ticker = {kalshiTicker:String}) AS m
-       LEFT JOIN (SELECT event_ticker, title FROM kalshi.events_latest FINAL) AS e ON e.event_ticker = m.event_ticker`,
-      { params: key, settings: { join_use_nulls: 1 } },
+       LEFT JOIN (SELECT event_ticker, title FROM kalshi.events_latest FINAL) AS e ON e.event_ticker = m.event_ticker${JOIN_USE_NULLS}`,
+      { params: key },
     ),
     deps.warehouse.query<PairRow>(
       `SELECT ${PAIR_COLUMNS} FROM crossvenue.market_pairs FINAL
