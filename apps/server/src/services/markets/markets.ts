@@ -11,9 +11,9 @@
  */
 import type { HistoryInterval, Market, MarketHistory, MarketSummary, PricePoint, Venue } from "@epicenter/contracts";
 import { MAX_MINUTE_SPAN_DAYS, VENUES } from "@epicenter/contracts";
-import type { Warehouse } from "@epicenter/warehouse";
+import { isoTimeOf, type Warehouse } from "@epicenter/warehouse";
 import { invalid, notFound as missing } from "../errors";
-import { type BoundQuery, isoOf, type Span, VENUE_READERS, type VenueReading } from "../venues";
+import { type BoundQuery, type Span, VENUE_READERS, type VenueReading } from "../venues";
 import { earliest, numberOf, type Row, textOf } from "../venues/venue";
 
 export interface MarketDeps {
@@ -49,7 +49,7 @@ export async function getMarket(deps: MarketDeps, venue: Venue, id: string): Pro
   ]);
   const points = Number(coverage?.points ?? 0);
   const to = deps.clock();
-  const from = new Date(Date.parse(reading.openedAt ?? isoOf(coverage?.first) ?? to.toISOString()) - DAY_MS);
+  const from = new Date(Date.parse(reading.openedAt ?? isoTimeOf(coverage?.first) ?? to.toISOString()) - DAY_MS);
   return {
     venue,
     id,
@@ -66,12 +66,12 @@ export async function getMarket(deps: MarketDeps, venue: Venue, id: string): Pro
     liquidity: reading.liquidity,
     open_interest: reading.openInterest,
     url: reading.url({ slug: textOf(event?.slug) }),
-    snapshot_at: isoOf(row.sync_timestamp) ?? to.toISOString(),
+    snapshot_at: isoTimeOf(row.sync_timestamp) ?? to.toISOString(),
     history: {
       points,
       trades: Number(coverage?.trades ?? 0),
-      first: points > 0 ? isoOf(coverage?.first) : null,
-      last: points > 0 ? isoOf(coverage?.last) : null,
+      first: points > 0 ? isoTimeOf(coverage?.first) : null,
+      last: points > 0 ? isoTimeOf(coverage?.last) : null,
     },
     latest: row,
     queries: {
@@ -130,7 +130,7 @@ export async function getMarketHistory(
   // The whole archived life: from the market's opening, or its first archived point when
   // the archive reaches further back than the venue's open time says.
   const [first] = query.from ? [] : await run<{ first: string }>(deps, sql.firstPoint(id));
-  const start = earliest(reading.openedAt, isoOf(first?.first));
+  const start = earliest(reading.openedAt, isoTimeOf(first?.first));
   const span = spanOf(query.interval, query, start, deps.clock());
   const prices = sql.prices(id, query.interval, span);
   const limit = MAX_HISTORY_POINTS + 1;
@@ -148,7 +148,7 @@ export async function getMarketHistory(
   const truncated = rows.length > MAX_HISTORY_POINTS;
   const byOutcome = new Map<string, PricePoint[]>();
   for (const row of rows.slice(0, MAX_HISTORY_POINTS)) {
-    const t = isoOf(row.t);
+    const t = isoTimeOf(row.t);
     if (!t) continue;
     const points = byOutcome.get(row.outcome) ?? [];
     points.push({
@@ -172,7 +172,7 @@ export async function getMarketHistory(
     source,
     outcomes,
     volume: volume.slice(0, MAX_HISTORY_POINTS).flatMap((row) => {
-      const t = isoOf(row.t);
+      const t = isoTimeOf(row.t);
       const amount = numberOf(row.volume);
       return t && amount !== null ? [{ t, volume: amount }] : [];
     }),
@@ -203,7 +203,7 @@ export async function searchMarkets(
           subtitle: reading.subtitle,
           status: reading.status,
           volume: reading.volume,
-          closes_at: isoOf(row.closes),
+          closes_at: isoTimeOf(row.closes),
         };
       });
     }),

@@ -16,4 +16,3 @@ export const VENUE_READERS: Readonly<Record<Venue, VenueReader>> = {
 export const venueReaders = (): VenueReader[] => VENUES.map((venue) => VENUE_READERS[venue]);
 
 export type { BoundQuery, Span, VenueReader, VenueReading, VenueTables } from "./venue";
-export { isoOf } from "./venue";

@@ -4,11 +4,11 @@
  * a yes or no result; its history is 1- and 60-minute candles and its volume counts contracts.
  */
 import { type HistoryInterval, VENUE_FACTS } from "@epicenter/contracts";
+import { isoTimeOf } from "@epicenter/warehouse";
 import {
   BUCKET,
   bound,
   earliest,
-  isoOf,
   type MarketPanels,
   numberOf,
   type Row,
@@ -40,13 +40,13 @@ function read(row: Row): VenueReading {
       { label: "No", token_id: null, price: last === null ? null : Math.round((1 - last) * 10_000) / 10_000 },
     ],
     result: isResolved ? (result === "yes" ? "Yes" : "No") : null,
-    openedAt: isoOf(row.open_time),
-    closesAt: isoOf(row.close_time),
+    openedAt: isoTimeOf(row.open_time),
+    closesAt: isoTimeOf(row.close_time),
     // When it settled; without `settlement_ts`, its close, unless that is a backstop date
     // after the venue's last update (a market settled early): then that update.
     resolvedAt: isResolved
-      ? (isoOf(row.settlement_ts) ??
-        earliest(isoOf(row.close_time), isoOf(row.updated_time) ?? isoOf(row.sync_timestamp)))
+      ? (isoTimeOf(row.settlement_ts) ??
+        earliest(isoTimeOf(row.close_time), isoTimeOf(row.updated_time) ?? isoTimeOf(row.sync_timestamp)))
       : null,
     volume: numberOf(row.volume),
     liquidity: numberOf(row.liquidity_dollars),

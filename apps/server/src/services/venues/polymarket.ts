@@ -5,10 +5,10 @@
  * and its volume the trades' USDC.
  */
 import { VENUE_FACTS } from "@epicenter/contracts";
+import { isoTimeOf } from "@epicenter/warehouse";
 import {
   BUCKET,
   bound,
-  isoOf,
   type MarketPanels,
   numberOf,
   type Row,
@@ -38,9 +38,9 @@ function read(row: Row): VenueReading {
       price: numberOf(prices[index]),
     })),
     result: isResolved && winner >= 0 ? (labels[winner] ?? null) : null,
-    openedAt: isoOf(row.startDate) ?? isoOf(row.createdAt),
-    closesAt: isoOf(row.endDate),
-    resolvedAt: isResolved ? (isoOf(row.closedTime) ?? isoOf(row.endDate)) : null,
+    openedAt: isoTimeOf(row.startDate) ?? isoTimeOf(row.createdAt),
+    closesAt: isoTimeOf(row.endDate),
+    resolvedAt: isResolved ? (isoTimeOf(row.closedTime) ?? isoTimeOf(row.endDate)) : null,
     volume: numberOf(row.volume),
     liquidity: numberOf(row.liquidity),
     openInterest: null,

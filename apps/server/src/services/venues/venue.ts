@@ -11,7 +11,6 @@
  * node runs here and opens in the editor with its values filled in.
  */
 import type { HistoryInterval, Market, MarketStatus, QueryNode, Venue, VenueFacts } from "@epicenter/contracts";
-import { isoTimeOf } from "@epicenter/warehouse";
 
 export type Row = Record<string, unknown>;
 
@@ -140,9 +139,6 @@ export function bound(
 ): BoundQuery {
   return { kind: "sql", title, sql, params, ...(view ? { view } : {}) };
 }
-
-/** A time the reader's statements return, as the answer carries it (ISO 8601). */
-export const isoOf = isoTimeOf;
 
 export function numberOf(value: unknown): number | null {
   if (value === null || value === undefined || value === "") return null;
