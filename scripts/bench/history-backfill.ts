@@ -34,6 +34,7 @@ import {
   type SyncDeps,
   silentLogger,
   sourceNamed,
+  unitsPerSecond,
 } from "@epicenter/ingest";
 import { migrateWarehouse, openWarehouse, type Warehouse } from "@epicenter/warehouse";
 import { measureTable, type TableBytes } from "./history-disk";
@@ -64,7 +65,8 @@ export interface Segment {
 
 export interface VenueBackfill {
   venue: Venue;
-  hosts: Array<{ name: string; requests: number; perMs: number }>;
+  /** Each history host's limit, in requests a second as the archive spends it. */
+  hosts: Array<{ name: string; perSecond: number }>;
   known: Record<MarketClass, number>;
   /** Median life (open to close, or to now) of the markets fetched, days: the replay's, not the venue's. */
   lifeDays: Record<MarketClass, number>;
@@ -380,7 +382,7 @@ export async function runBackfillBench(
       const historyHosts = sourceNamed(venue).history.hosts;
       venues.push({
         venue,
-        hosts: historyHosts.map((host) => ({ name: host.name, ...host.rateLimit })),
+        hosts: historyHosts.map((host) => ({ name: host.name, perSecond: unitsPerSecond(host.rateLimit(config)) })),
         known: {
           open: [...info.values()].filter((m) => m.isOpen).length,
           closed: [...info.values()].filter((m) => !m.isOpen).length,

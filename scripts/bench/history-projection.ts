@@ -62,7 +62,7 @@ export function projectVenue(v: VenueBackfill): VenueProjection {
   const snapshotPages = v.snapshot.markets > 0 ? (v.snapshot.pages / v.snapshot.markets) * ARCHIVE.open : 0;
   const limits = v.hosts.map((host) => ({
     host: host.name,
-    perSecond: (host.requests / host.perMs) * 1000,
+    perSecond: host.perSecond,
     snapshotPerSecond: v.snapshot.sharesHost && host.name === v.venue ? snapshotPages / SNAPSHOT_INTERVAL_S : 0,
     refreshPerSecond: ((refresh[host.name] ?? 0) * ARCHIVE.open) / REFRESH_INTERVAL_S,
   }));

@@ -51,7 +51,7 @@ function backfillPart(r: HistoryBenchResult): string {
   const projections = b.venues.map(projectVenue);
   const segments = b.venues.flatMap((v) =>
     v.segments.map((s) => {
-      const limits = Object.fromEntries(v.hosts.map((h) => [h.name, (h.requests / h.perMs) * 1000]));
+      const limits = Object.fromEntries(v.hosts.map((h) => [h.name, h.perSecond]));
       return [
         v.venue,
         s.name,

@@ -86,6 +86,7 @@ const ZEnvironment = z.object({
   KALSHI_API_URL: z
     .url({ error: "a URL of the Kalshi Trade API v2" })
     .default("https://external-api.kalshi.com/trade-api/v2"),
+  KALSHI_RATE_TOKENS_PER_SECOND: integer(10, 100_000, 200),
   SYNC_INTERVAL_SECONDS: integer(0, 86_400, 600),
   SMTP_URL: optionalUrl("for example smtp://user:password@smtp.example.com:587"),
   MAIL_FROM: optionalString,
@@ -174,7 +175,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
     upstream: {
       polymarket: { apiUrl: e.POLYMARKET_API_URL, clobUrl: e.POLYMARKET_CLOB_URL, dataUrl: e.POLYMARKET_DATA_URL },
-      kalshi: { apiUrl: e.KALSHI_API_URL },
+      kalshi: { apiUrl: e.KALSHI_API_URL, rateTokensPerSecond: e.KALSHI_RATE_TOKENS_PER_SECOND },
     },
     syncIntervalSeconds: e.SYNC_INTERVAL_SECONDS,
     mail: { ...(e.SMTP_URL ? { smtpUrl: e.SMTP_URL } : {}), from: e.MAIL_FROM ?? "Epicenter <no-reply@localhost>" },

@@ -44,7 +44,13 @@ export {
 export { comparePair, type KalshiSide, type PairVerdict, type PolymarketSide, type Relation } from "./crossvenue/score";
 export { type DemoHistoryOptions, type DemoHistoryResult, generateDemoHistory } from "./demo-history";
 export { createPageFetcher, DEFAULT_HTTP_POLICY, type HttpPolicy, UpstreamError } from "./http/fetch-page";
-export { createRateLimiter, type RateLimit, type RateLimiter } from "./http/rate-limiter";
+export {
+  createRateLimiter,
+  type LimiterUsage,
+  type RateLimit,
+  type RateLimiter,
+  unitsPerSecond,
+} from "./http/rate-limiter";
 export { type Clock, consoleLogger, type Logger, silentLogger, systemClock } from "./logger";
 export {
   type Fault,

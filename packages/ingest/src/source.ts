@@ -34,6 +34,11 @@ export interface IngestConfig {
   kalshi: {
     /** The Trade API v2: events, markets, candles and trades. */
     apiUrl: string;
+    /**
+     * The account tier's read tokens per second (`KALSHI_RATE_TOKENS_PER_SECOND`; Basic 200,
+     * Advanced 300, Premier 1,000, …); Basic when absent.
+     */
+    rateTokensPerSecond?: number;
   };
 }
 
@@ -113,14 +118,17 @@ export interface DemoSeed {
  */
 export interface UpstreamHost {
   name: string;
-  rateLimit: RateLimit;
+  rateLimit(config: IngestConfig): RateLimit;
   baseUrl(config: IngestConfig): string;
 }
 
 export interface HistoryRun {
   warehouse: Warehouse;
-  /** One fetcher per host of `SourceHistory.hosts`, by name, behind the host's limiter. */
-  hosts: Record<string, { fetchPage: PageFetcher; baseUrl: string }>;
+  /**
+   * One fetcher per host of `SourceHistory.hosts`, by name, behind the host's limiter;
+   * `maxCost` is the most one request may spend of it (a batch's size is bounded by it).
+   */
+  hosts: Record<string, { fetchPage: PageFetcher; baseUrl: string; maxCost: number }>;
   /** Wall-clock ms at the step's start: only periods that ended by then are fetched. */
   now: number;
   /** An open market's history older than this many ms is brought up to date. */
@@ -165,8 +173,8 @@ export interface Source<Name extends string = string> {
   name: Name;
   /** `events` first, then `markets`. */
   tables: readonly SnapshotTableRef[];
-  /** The client-side limit, kept under the venue's documented one. */
-  rateLimit: RateLimit;
+  /** The client-side limit, kept under the venue's documented one (a tier may be configured). */
+  rateLimit(config: IngestConfig): RateLimit;
   baseUrl(config: IngestConfig): string;
   /** One pass over the open catalog plus the pending-closed window. */
   snapshot(run: SourceRun): Promise<RunOutcome>;

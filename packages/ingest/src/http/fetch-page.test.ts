@@ -5,7 +5,7 @@ import { createPageFetcher, retryAfterMs, UpstreamError } from "./fetch-page";
 import { createRateLimiter } from "./rate-limiter";
 
 const envelope = z.object({ events: z.array(z.unknown()) });
-const noLimit = { acquire: () => Promise.resolve() };
+const noLimit = createRateLimiter({ requests: 1_000_000, perMs: 1 });
 const policy = { baseDelayMs: 1, maxDelayMs: 2, retries: 2, timeoutMs: 200, maxRetryAfterMs: 50 };
 
 function scripted(responses: Array<() => Response>) {

@@ -45,10 +45,15 @@ export interface BodyReader<T> {
 type Envelope = z.ZodType | BodyReader<unknown>;
 type EnvelopeOutput<E> = E extends BodyReader<infer T> ? T : E extends z.ZodType ? z.output<E> : never;
 
+/**
+ * `cost` is what the request spends of its limit (`RateLimiter.acquire`): 1 by default, a
+ * venue's token price where it bills by tokens. A retry spends it again.
+ */
 export type PageFetcher = <E extends Envelope>(
   url: string,
   envelope: E,
   signal?: AbortSignal,
+  cost?: number,
 ) => Promise<EnvelopeOutput<E>>;
 
 export class UpstreamError extends Error {
@@ -77,9 +82,9 @@ export function createPageFetcher(options: PageFetcherOptions): PageFetcher {
   const random = options.random ?? Math.random;
   const http = options.fetch ?? globalThis.fetch;
 
-  return async (url, envelope, signal) => {
+  return async (url, envelope, signal, cost) => {
     for (let attempt = 0; ; attempt += 1) {
-      await options.limiter.acquire(signal);
+      await options.limiter.acquire(signal, cost);
       try {
         return await fetchOnce(http, url, envelope, policy.timeoutMs, signal);
       } catch (error) {

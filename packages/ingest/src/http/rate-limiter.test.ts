@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createRateLimiter } from "./rate-limiter";
+import { createReplayLimits } from "../replay/limits";
+import { bucketUnder, createRateLimiter, windowUnder } from "./rate-limiter";
 
 /**
  * The most grants that fell in any window of `perMs`, measured where the callers resume,
@@ -46,5 +47,75 @@ describe("the rate limiter", () => {
     const waiting = limiter.acquire(abort.signal);
     abort.abort(new Error("stopped"));
     await expect(waiting).rejects.toThrow("stopped");
+  });
+});
+
+/** A simulated clock both the limiter and the venue's counter run on: sleeping moves it. */
+function simulatedClock() {
+  let t = 0;
+  return {
+    now: () => t,
+    sleep: async (ms: number) => {
+      t += ms;
+    },
+  };
+}
+
+describe("Kalshi's token bucket at the client", () => {
+  it("spends no more than the venue's bucket holds, batch items billed each, from a cold start on", async () => {
+    const clock = simulatedClock();
+    const client = createRateLimiter(bucketUnder(200, 10), clock.now, clock.sleep);
+    // The venue's own bucket at the Basic tier, on the same clock: it refuses what it has not got.
+    const venue = createReplayLimits({ kalshiTokensPerSecond: 200, now: clock.now });
+    const base = "http://replay/kalshi/trade-api/v2";
+    const requests = Array.from({ length: 600 }, (_, i) =>
+      i % 3 === 0
+        ? new URL(
+            `${base}/markets/candlesticks?market_tickers=${Array.from({ length: 15 }, (_, k) => `T${k}`).join(",")}`,
+          )
+        : new URL(`${base}/markets/trades?limit=1000`),
+    );
+    let refused = 0;
+    for (const url of requests) {
+      const tickers = url.searchParams.get("market_tickers")?.split(",").length ?? 1;
+      await client.acquire(undefined, tickers);
+      if (venue.admit(url)) refused += 1;
+    }
+    expect(refused).toBe(0);
+    const use = venue.use().kalshi;
+    // 200 fifteen-ticker batches and 400 single calls: 3,400 requests' worth of tokens.
+    expect(use?.admitted).toBe(34_000);
+    // And it spends the bucket, not a fraction of it: 88 % of 200 tokens a second.
+    const seconds = clock.now() / 1000;
+    expect(use?.admitted ?? 0).toBeGreaterThan(0.85 * 200 * seconds);
+    expect(use?.admitted ?? 0).toBeLessThan(0.9 * 200 * seconds + 200);
+    expect(client.usage()).toMatchObject({ requests: 600, granted: 3_400 });
+  });
+
+  it("follows the configured tier, and refuses a batch larger than the bucket", async () => {
+    const clock = simulatedClock();
+    const premier = createRateLimiter(bucketUnder(1_000, 10), clock.now, clock.sleep);
+    expect(premier.maxCost).toBeCloseTo(88);
+    for (let i = 0; i < 100; i += 1) await premier.acquire(undefined, 88);
+    // 8,800 requests' worth at 88 a second, the first second's from the full bucket.
+    expect(clock.now() / 1000).toBeGreaterThan(98);
+    expect(clock.now() / 1000).toBeLessThan(100);
+    const basic = createRateLimiter(bucketUnder(200, 10), clock.now, clock.sleep);
+    await expect(basic.acquire(undefined, 100)).rejects.toThrow("can never fit");
+  });
+});
+
+describe("Polymarket's per-endpoint windows at the client", () => {
+  it("keeps each endpoint under the venue's count in every 10 s", async () => {
+    const clock = simulatedClock();
+    const venue = createReplayLimits({ polymarket: true, now: clock.now });
+    const trades = createRateLimiter(windowUnder(200, 10_000), clock.now, clock.sleep);
+    let refused = 0;
+    for (let i = 0; i < 1_000; i += 1) {
+      await trades.acquire();
+      if (venue.admit(new URL("http://replay/polymarket-data/v2/trades?limit=500"))) refused += 1;
+    }
+    expect(refused).toBe(0);
+    expect(venue.use()["polymarket-data /trades"]?.busiestWindow).toBe(176);
   });
 });

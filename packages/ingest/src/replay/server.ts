@@ -9,7 +9,8 @@
  * unless `mve_filter=exclude`, and splits settled markets at `/historical/cutoff`.
  * The venues' history endpoints (CLOB price history, Data API trades, Kalshi candles and
  * trades) are `history.ts`'s, under `/polymarket-clob`, `/polymarket-data` and the Kalshi base.
- * Faults are injected on request (`setFault`), for a number of requests or until cleared.
+ * Faults are injected on request (`setFault`), for a number of requests or until cleared;
+ * the venues' rate limits, counted as they count them, on request too (`limits.ts`).
  */
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -17,6 +18,7 @@ import type { IngestConfig } from "../source";
 import { type CatalogOptions, DEFAULT_FIXTURES_DIR, type Json, KalshiCatalog, PolymarketCatalog } from "./catalog";
 import { createHistoryRoutes } from "./history";
 import { kalshiCutoffs } from "./history-context";
+import { createReplayLimits, type LimitUse, type ReplayLimitOptions, type ReplayLimits } from "./limits";
 
 export type FaultKind =
   | "rate-limit"
@@ -48,6 +50,8 @@ export interface ReplayServerOptions extends CatalogOptions {
   historicalCutoff?: number;
   /** Epoch ms of Kalshi's trades cutoff (`trades_created_ts`); the market cutoff when absent. */
   historicalTradesCutoff?: number;
+  /** The venues' rate limits, enforced; none when absent. */
+  limits?: ReplayLimitOptions;
 }
 
 export interface ReplayServer {
@@ -58,6 +62,10 @@ export interface ReplayServer {
   readonly polymarket: PolymarketCatalog;
   readonly kalshi: KalshiCatalog;
   setFault(fault: Fault | null): void;
+  /** Enforces the venues' rate limits from now on, counting afresh; `null` lifts them. */
+  setLimits(limits: ReplayLimitOptions | null): void;
+  /** What each enforced limit admitted and refused. */
+  limitUse(): Record<string, LimitUse>;
   /** Moves prices and volumes on, as ten minutes of trading would. */
   advance(): void;
   close(): Promise<void>;
@@ -76,11 +84,17 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
   const requests: string[] = [];
   const sockets = new Set<Socket>();
   let fault: ActiveFault | null = null;
+  let limits: ReplayLimits | null = options.limits ? createReplayLimits(options.limits) : null;
 
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://replay");
     requests.push(`${url.pathname}${url.search}`);
     const source = url.pathname.startsWith("/polymarket") ? "polymarket" : "kalshi";
+    const refusal = limits?.admit(url);
+    if (refusal) {
+      const headers: Record<string, string> = refusal.retryAfter ? { "retry-after": refusal.retryAfter } : {};
+      return send(response, 429, { error: "Too Many Requests" }, headers);
+    }
     const active = takeFault(fault, source);
     if (active === "stall") {
       response.writeHead(200, { "content-type": "application/json" });
@@ -125,6 +139,10 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
     setFault(next) {
       fault = next ? { ...next, seen: 0, hit: 0 } : null;
     },
+    setLimits(next) {
+      limits = next ? createReplayLimits(next) : null;
+    },
+    limitUse: () => limits?.use() ?? {},
     advance() {
       polymarket.tick += 1;
       kalshi.tick += 1;

@@ -49,18 +49,22 @@ export async function runHistoryStep(
       const history: HistoryRun = {
         warehouse: deps.warehouse,
         hosts: Object.fromEntries(
-          source.history.hosts.map((host) => [
-            host.name,
-            {
-              baseUrl: host.baseUrl(deps.config),
-              fetchPage: createPageFetcher({
-                limiter: limiterOf(deps, host.name, host.rateLimit),
-                logger,
-                ...(deps.http ? { policy: deps.http } : {}),
-                ...(deps.fetch ? { fetch: deps.fetch } : {}),
-              }),
-            },
-          ]),
+          source.history.hosts.map((host) => {
+            const limiter = limiterOf(deps, host.name, host.rateLimit(deps.config));
+            return [
+              host.name,
+              {
+                baseUrl: host.baseUrl(deps.config),
+                maxCost: limiter.maxCost,
+                fetchPage: createPageFetcher({
+                  limiter,
+                  logger,
+                  ...(deps.http ? { policy: deps.http } : {}),
+                  ...(deps.fetch ? { fetch: deps.fetch } : {}),
+                }),
+              },
+            ];
+          }),
         ),
         now: sourceRun.startedAt,
         refreshMs: options.refreshMs ?? DEFAULT_HISTORY_REFRESH_MS,

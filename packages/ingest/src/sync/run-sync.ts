@@ -108,7 +108,7 @@ export async function runRecorded(
   const run: SourceRun = {
     warehouse: deps.warehouse,
     fetchPage: createPageFetcher({
-      limiter: limiterOf(deps, source.name, source.rateLimit),
+      limiter: limiterOf(deps, source.name, source.rateLimit(deps.config)),
       logger,
       ...(deps.http ? { policy: deps.http } : {}),
       ...(deps.fetch ? { fetch: deps.fetch } : {}),

@@ -6,9 +6,24 @@
  * `/historical/cutoff` to know which of the two holds a settled market.
  */
 import type { PageFetcher } from "../../http/fetch-page";
+import { bucketUnder, type RateLimit } from "../../http/rate-limiter";
+import type { IngestConfig } from "../../source";
 import { ZKalshiEventsPage, ZKalshiHistoricalCutoff, ZKalshiMarketsPage } from "./schema";
 
 export const KALSHI_EVENTS_LIMIT = 200;
+
+/** Read tokens a second of the Basic tier, and what one request (or one batch item) costs. */
+export const KALSHI_BASIC_TOKENS_PER_SECOND = 200;
+export const KALSHI_TOKENS_PER_REQUEST = 10;
+
+/**
+ * Kalshi's one limit, a token bucket per account (API_FORMATS §4), counted in requests: the
+ * snapshot, the backfill and the history spend one per request and one per item of a batch.
+ */
+export function kalshiRateLimit(config: IngestConfig): RateLimit {
+  const tokens = config.kalshi.rateTokensPerSecond ?? KALSHI_BASIC_TOKENS_PER_SECOND;
+  return bucketUnder(tokens, KALSHI_TOKENS_PER_REQUEST);
+}
 export const KALSHI_MARKETS_LIMIT = 1000;
 
 export type KalshiEventStatus = "unopened" | "open" | "closed" | "settled";

@@ -6,7 +6,7 @@
  * at most 4,800 periods of its interval (5,000 is the cap, judged on the requested range,
  * not the data), only intervals 1, 60 and 1440 exist, and a batch request
  * (`/markets/candlesticks`) carries at most 100 tickers and 10,000 candles in all, again
- * judged on the range. Markets settled before `/historical/cutoff` are read from
+ * judged on the range, and is billed per ticker on Kalshi's token bucket. Markets settled before `/historical/cutoff` are read from
  * `/historical/markets/{ticker}/candlesticks`; trades are read from `/historical/trades`
  * before the trade cutoff and `/markets/trades` after it, both tiers when a range straddles
  * it, deduplicated on `trade_id` (the tiers overlap by weeks). A trade page is followed by
@@ -31,6 +31,7 @@ import {
 } from "../../history";
 import type { HistoryRun, SourceHistory } from "../../source";
 import { zTimestamp } from "../../upstream-values";
+import { kalshiRateLimit } from "./client";
 
 const HOST = "kalshi";
 const MAX_PERIODS = 4_800;
@@ -214,10 +215,13 @@ interface CandleRequest {
   period: number;
 }
 
-/** The batch endpoint's tickers per request, so that tickers × periods stays under its cap. */
-export function batchSize(window: Window, period: number): number {
+/**
+ * The batch endpoint's tickers per request: tickers × periods under its cap, and no more
+ * tickers than the limiter can bill at once (each is billed as a request).
+ */
+export function batchSize(window: Window, period: number, maxCost: number = BATCH_TICKERS): number {
   const periods = Math.ceil((window.to - window.from + 1) / (period * 60));
-  return Math.max(1, Math.min(BATCH_TICKERS, Math.floor(BATCH_CANDLES / periods)));
+  return Math.max(1, Math.min(BATCH_TICKERS, Math.floor(maxCost), Math.floor(BATCH_CANDLES / periods)));
 }
 
 function candleUrl(baseUrl: string, request: CandleRequest): string {
@@ -300,7 +304,7 @@ async function step(run: HistoryRun, limit: number) {
     }
   }
   for (const batch of batchable.values()) {
-    const size = batchSize(batch.window, batch.period);
+    const size = batchSize(batch.window, batch.period, kalshi.maxCost);
     for (let i = 0; i < batch.tickers.length; i += size) {
       sequential.push([{ ...batch, tickers: batch.tickers.slice(i, i + size) }]);
     }
@@ -321,7 +325,7 @@ async function step(run: HistoryRun, limit: number) {
               candlesticks: (await kalshi.fetchPage(url, ZCandlesPage, run.signal)).candlesticks,
             },
           ]
-        : (await kalshi.fetchPage(url, ZBatchCandlesPage, run.signal)).markets;
+        : (await kalshi.fetchPage(url, ZBatchCandlesPage, run.signal, request.tickers.length)).markets;
       pages += 1;
       for (const answer of answers) {
         if (!request.tickers.includes(answer.market_ticker)) continue;
@@ -384,7 +388,7 @@ async function step(run: HistoryRun, limit: number) {
 
 export const kalshiHistory: SourceHistory = {
   // The snapshot's own host and limiter: together they stay under the one limit.
-  hosts: [{ name: HOST, rateLimit: { requests: 18, perMs: 1_000 }, baseUrl: (config) => config.kalshi.apiUrl }],
+  hosts: [{ name: HOST, rateLimit: kalshiRateLimit, baseUrl: (config) => config.kalshi.apiUrl }],
   step,
   tables: [
     { table: "kalshi.candles", time: "end_period_ts" },

@@ -6,6 +6,7 @@
  */
 import type { Source } from "../../source";
 import { historicalMarkets, settledEvents } from "./backfill";
+import { kalshiRateLimit } from "./client";
 import { kalshiDemo } from "./demo";
 import { kalshiHistory } from "./history";
 import { snapshotKalshi } from "./sync";
@@ -16,8 +17,7 @@ export const kalshi: Source<"kalshi"> = {
     { database: "kalshi", name: "events", key: "event_ticker" },
     { database: "kalshi", name: "markets", key: "ticker" },
   ],
-  // The basic tier allows 20 reads per second.
-  rateLimit: { requests: 18, perMs: 1_000 },
+  rateLimit: kalshiRateLimit,
   baseUrl: (config) => config.kalshi.apiUrl,
   snapshot: snapshotKalshi,
   backfill: [settledEvents, historicalMarkets],

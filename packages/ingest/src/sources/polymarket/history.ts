@@ -24,6 +24,7 @@ import {
   rangeToFetch,
   windowsOf,
 } from "../../history";
+import { windowUnder } from "../../http/rate-limiter";
 import type { HistoryRun, SourceHistory } from "../../source";
 
 const CLOB = "polymarket-clob";
@@ -306,10 +307,10 @@ async function step(run: HistoryRun, limit: number) {
 
 export const polymarketHistory: SourceHistory = {
   hosts: [
-    // 1,000 requests per 10 s documented.
-    { name: CLOB, rateLimit: { requests: 900, perMs: 10_000 }, baseUrl: (config) => config.polymarket.clobUrl },
-    // 300 requests per 10 s documented.
-    { name: DATA, rateLimit: { requests: 270, perMs: 10_000 }, baseUrl: (config) => config.polymarket.dataUrl },
+    // The CLOB's `/prices-history`: 1,000 requests per 10 s (API_FORMATS §4).
+    { name: CLOB, rateLimit: () => windowUnder(1_000, 10_000), baseUrl: (config) => config.polymarket.clobUrl },
+    // The Data API's `/trades`: 200 requests per 10 s, of the API's 1,000.
+    { name: DATA, rateLimit: () => windowUnder(200, 10_000), baseUrl: (config) => config.polymarket.dataUrl },
   ],
   step,
   tables: [

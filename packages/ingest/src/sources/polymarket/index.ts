@@ -4,6 +4,7 @@
  * (`sync.ts`), the closed-history backfill (`backfill.ts`), the price and trade history (`history.ts`) and the demo's seed
  * (`demo.ts`).
  */
+import { windowUnder } from "../../http/rate-limiter";
 import type { Source } from "../../source";
 import { closedEvents } from "./backfill";
 import { polymarketDemo } from "./demo";
@@ -16,8 +17,8 @@ export const polymarket: Source<"polymarket"> = {
     { database: "polymarket", name: "events", key: "id" },
     { database: "polymarket", name: "markets", key: "id" },
   ],
-  // `/events` allows 500 requests per 10 s.
-  rateLimit: { requests: 450, perMs: 10_000 },
+  // Gamma's `/events` (its keyset listing included) allows 500 requests per 10 s.
+  rateLimit: () => windowUnder(500, 10_000),
   baseUrl: (config) => config.polymarket.apiUrl,
   snapshot: snapshotPolymarket,
   backfill: [closedEvents],
