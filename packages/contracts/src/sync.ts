@@ -27,6 +27,8 @@ export const ZHistoryProgress = z.object({
   markets_done: z.number().int().nonnegative(),
   /** Markets the archive knows (snapshots and backfill) that have a history to fetch. */
   markets_known: z.number().int().nonnegative(),
+  /** Markets whose last step failed at the venue (a delisted ticker's 404, say), tried again later. */
+  markets_failing: z.number().int().nonnegative(),
   /** Price points, candles and trades stored. */
   points_stored: z.number().int().nonnegative(),
   /** ISO 8601 time of the oldest stored point, null before the first. */

@@ -10,8 +10,16 @@
  * (`covered_until`). It is written only after all of the market's rows are in, so it is a
  * safe floor too: a series with no point in a span (no trade, no price yet) resumes after
  * the span instead of asking for it again at every refresh.
+ *
+ * One market's failure is one market's (`forEachMarket`): a market whose requests keep
+ * failing with an answer from the venue (a delisted ticker's 404, a 400, a 5xx after the
+ * fetcher's retries) is recorded with its error and left until its backoff ends, while the
+ * step goes on with the others and stores their rows. A failure with no answer (the host
+ * unreachable, a timeout after retries, a 429 the limiter should have prevented) is the
+ * venue's, not the market's, and fails the step as before.
  */
 import { toDateTime64, type Warehouse } from "@epicenter/warehouse";
+import { UpstreamError } from "./http/fetch-page";
 import type { HistoryOutcome } from "./source";
 
 export const MINUTE_MS = 60_000;
@@ -32,35 +40,55 @@ export interface HistoryTarget {
   points: number;
   /** Unix seconds its history was fetched up to by an earlier step, or null. */
   coveredUntil: number | null;
+  /** Steps in a row that failed for it (0 when the last one did not). */
+  failures: number;
 }
 
 /**
  * The markets a step works on, most wanted first: open markets never fetched, open markets
  * whose history is older than `dueBefore`, then closed markets not yet done, newest close
- * first. `markets` is a query over the venue's latest tables answering `market`, `opened`
- * and `closed_at` (Unix seconds, `closed_at` NULL while open) plus whatever the venue needs.
+ * first; a market whose last step failed waits until its `retry_at`. `markets` is a query
+ * over the venue's latest tables answering `market`, `opened` and `closed_at` (Unix
+ * seconds, `closed_at` NULL while open) plus whatever the venue needs.
  */
 export async function chooseTargets<Row extends object>(
   warehouse: Warehouse,
   source: string,
   markets: string,
-  options: { limit: number; dueBefore: number },
+  options: { limit: number; dueBefore: number; now: number },
 ): Promise<Array<Row & HistoryTarget>> {
   const rows = await warehouse.query<
-    Row & { market: string; opened: number; closed_at: number | null; points: string; covered_until: number | null }
+    Row & {
+      market: string;
+      opened: number;
+      closed_at: number | null;
+      points: string;
+      covered_until: number | null;
+      failures: number;
+    }
   >(
-    `SELECT m.*, s.points AS points, if(s.market = '', NULL, toUnixTimestamp(s.covered_until)) AS covered_until
+    `SELECT m.*, s.points AS points, if(s.market = '', NULL, toUnixTimestamp(s.covered_until)) AS covered_until,
+            s.failures AS failures
      FROM (${markets}) AS m
      LEFT JOIN (
        SELECT market, argMax(covered_until, updated_at) AS covered_until, argMax(done, updated_at) AS done,
-              argMax(points, updated_at) AS points
+              argMax(points, updated_at) AS points, argMax(failures, updated_at) AS failures,
+              argMax(retry_at, updated_at) AS retry_at
        FROM internal.history_state WHERE source = {source:String} GROUP BY market
      ) AS s ON s.market = m.market
      WHERE NOT s.done AND (m.closed_at IS NOT NULL OR s.market = '' OR s.covered_until < toDateTime({due:UInt32}))
+       AND s.retry_at <= toDateTime({now:UInt32})
      ORDER BY multiIf(m.closed_at IS NULL AND s.market = '', 0, m.closed_at IS NULL, 1, 2), m.closed_at DESC, m.market
      LIMIT {limit:UInt32}
      SETTINGS join_use_nulls = 0`,
-    { params: { source, due: Math.floor(options.dueBefore / 1000), limit: options.limit } },
+    {
+      params: {
+        source,
+        due: Math.floor(options.dueBefore / 1000),
+        now: Math.floor(options.now / 1000),
+        limit: options.limit,
+      },
+    },
   );
   return rows.map((row) => ({
     ...row,
@@ -68,6 +96,7 @@ export async function chooseTargets<Row extends object>(
     closedAt: row.closed_at === null ? null : Number(row.closed_at),
     points: Number(row.points ?? 0),
     coveredUntil: row.covered_until === null ? null : Number(row.covered_until),
+    failures: Number(row.failures ?? 0),
   }));
 }
 
@@ -77,6 +106,45 @@ export interface HistoryState {
   coveredUntil: number;
   done: boolean;
   points: number;
+  /** Why the market's step failed, and how many in a row did; '' and 0 when it did not. */
+  error?: string;
+  failures?: number;
+  /** Unix seconds before which it is not tried again. */
+  retryAt?: number;
+}
+
+/** A failed market waits 10 minutes, doubling with each failure in a row, at most a day. */
+export function retryDelaySeconds(failures: number): number {
+  return Math.min(86_400, 600 * 2 ** Math.max(0, failures - 1));
+}
+
+/**
+ * Whether `error` is one market's: an answer from the venue about it (any HTTP status but
+ * 429), as opposed to no answer at all or the venue throttling the whole account.
+ */
+export function isMarketFailure(error: unknown): error is UpstreamError {
+  return error instanceof UpstreamError && error.status !== undefined && error.status !== 429;
+}
+
+/**
+ * Runs `work` for each target, at most `concurrency` at once; a market's own failure
+ * (`isMarketFailure`) is recorded in `failed` and the others go on. Any other failure
+ * fails it all.
+ */
+export async function forEachMarket<T extends { market: string }>(
+  targets: readonly T[],
+  concurrency: number,
+  failed: Map<string, string>,
+  work: (target: T) => Promise<void>,
+): Promise<void> {
+  await eachConcurrently(targets, concurrency, async (target) => {
+    try {
+      await work(target);
+    } catch (error) {
+      if (!isMarketFailure(error)) throw error;
+      failed.set(target.market, error.message);
+    }
+  });
 }
 
 export async function saveHistoryState(
@@ -94,6 +162,9 @@ export async function saveHistoryState(
       covered_until: state.coveredUntil,
       done: state.done,
       points: state.points,
+      error: state.error ?? "",
+      failures: state.failures ?? 0,
+      retry_at: state.retryAt ?? 0,
       updated_at: toDateTime64(now),
     })),
   );
@@ -190,6 +261,7 @@ export async function eachConcurrently<T>(
 /**
  * The end of a step: writes what its sinks still hold, then each market's state (only
  * then, so a market is never marked done before its rows are in), and says what it did.
+ * A failed market keeps the coverage it had, its error and when it is tried again.
  */
 export async function finishStep(
   warehouse: Warehouse,
@@ -201,6 +273,8 @@ export async function finishStep(
     sinks: readonly RowSink[];
     /** Rows written per market in this step. */
     written: ReadonlyMap<string, number>;
+    /** Markets whose step failed, with the error. */
+    failed: ReadonlyMap<string, string>;
     pages: number;
     skipped: number;
   },
@@ -210,18 +284,35 @@ export async function finishStep(
   await saveHistoryState(
     warehouse,
     source,
-    step.targets.map((target) => ({
-      market: target.market,
-      coveredUntil: Math.min(target.closedAt ?? Number.POSITIVE_INFINITY, nowSeconds),
-      done: target.closedAt !== null,
-      points: target.points + (step.written.get(target.market) ?? 0),
-    })),
+    step.targets.map((target) => {
+      const points = target.points + (step.written.get(target.market) ?? 0);
+      const error = step.failed.get(target.market);
+      if (error === undefined) {
+        return {
+          market: target.market,
+          coveredUntil: Math.min(target.closedAt ?? Number.POSITIVE_INFINITY, nowSeconds),
+          done: target.closedAt !== null,
+          points,
+        };
+      }
+      const failures = target.failures + 1;
+      return {
+        market: target.market,
+        coveredUntil: target.coveredUntil ?? 0,
+        done: false,
+        points,
+        error,
+        failures,
+        retryAt: nowSeconds + retryDelaySeconds(failures),
+      };
+    }),
     step.now,
   );
   return {
     pages: step.pages,
     skipped: step.skipped,
-    markets: step.targets.length,
+    failed: step.failed.size,
+    markets: step.targets.length - step.failed.size,
     points: step.sinks.reduce((total, sink) => total + sink.written, 0),
     more: step.targets.length === step.limit,
   };

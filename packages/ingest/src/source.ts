@@ -145,6 +145,8 @@ export interface HistoryOutcome {
   skipped: number;
   /** Markets this step brought up to date (a closed one: its whole life). */
   markets: number;
+  /** Markets whose requests failed: recorded with their error and tried again later. */
+  failed: number;
   /** Price points, candles and trades written. */
   points: number;
   /** False once nothing is left to fetch until open markets are due again. */

@@ -23,6 +23,7 @@ import { createReplayLimits, type LimitUse, type ReplayLimitOptions, type Replay
 export type FaultKind =
   | "rate-limit"
   | "server-error"
+  | "not-found"
   | "stall"
   | "malformed-json"
   | "truncated-json"
@@ -34,6 +35,8 @@ export interface Fault {
   kind: FaultKind;
   /** Which venue's requests it hits; both when absent. */
   source?: "polymarket" | "kalshi";
+  /** Only requests whose path and query contain this text (one market's id, say). */
+  match?: string;
   /** Let this many matching requests through before the fault starts. */
   after?: number;
   /** How many requests it hits; every one until cleared when absent. */
@@ -95,7 +98,7 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
       const headers: Record<string, string> = refusal.retryAfter ? { "retry-after": refusal.retryAfter } : {};
       return send(response, 429, { error: "Too Many Requests" }, headers);
     }
-    const active = takeFault(fault, source);
+    const active = takeFault(fault, source, `${url.pathname}${url.search}`);
     if (active === "stall") {
       response.writeHead(200, { "content-type": "application/json" });
       response.write('{"events": [');
@@ -109,6 +112,14 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
         { "retry-after": String(fault?.retryAfterSeconds ?? 1) },
       );
     if (active === "server-error") return send(response, 500, { error: "Internal Server Error" });
+    if (active === "not-found")
+      return send(
+        response,
+        404,
+        source === "kalshi"
+          ? { error: { code: "not_found", message: "market not found" } }
+          : { error: "market not found" },
+      );
     try {
       const { status, body } =
         history(url) ??
@@ -167,8 +178,9 @@ export function replayIngestConfig(replay: Pick<ReplayServer, "url">): IngestCon
   };
 }
 
-function takeFault(fault: ActiveFault | null, source: "polymarket" | "kalshi"): FaultKind | null {
+function takeFault(fault: ActiveFault | null, source: "polymarket" | "kalshi", path: string): FaultKind | null {
   if (!fault || (fault.source && fault.source !== source)) return null;
+  if (fault.match !== undefined && !path.includes(fault.match)) return null;
   fault.seen += 1;
   if (fault.seen <= (fault.after ?? 0)) return null;
   if (fault.times !== undefined && fault.hit >= fault.times) return null;

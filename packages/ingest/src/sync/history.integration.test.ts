@@ -152,6 +152,71 @@ describe("the history worker", () => {
   });
 });
 
+describe("one market's failure", () => {
+  const MARKET_COLUMN = { polymarket: "id", kalshi: "ticker" } as const;
+
+  /** Every history table of `source` without `market`'s rows. */
+  async function othersOf(source: SourceName, market: string) {
+    const result: Record<string, string> = {};
+    for (const { table } of sourceNamed(source).history.tables) {
+      const [row] = await h.warehouse.query<{ hash: string }>(
+        `SELECT concat(toString(count()), ' ', toString(sum(cityHash64(*)))) AS hash FROM ${table} WHERE ${MARKET_COLUMN[source]} != {market:String}`,
+        { params: { market } },
+      );
+      result[table] = String(row?.hash);
+    }
+    return result;
+  }
+
+  for (const source of ["polymarket", "kalshi"] as const) {
+    it(`${source}: a market whose trades answer 404 is recorded and tried again later, the others stored`, async () => {
+      // A closed market with trades: its whole life is in the reference, whatever the clock.
+      const [picked] = await h.warehouse.query<{ market: string; condition: string }>(
+        source === "polymarket"
+          ? `SELECT t.id AS market, any(t.condition_id) AS condition FROM polymarket.trades AS t
+             WHERE t.id IN (SELECT market FROM internal.history_state FINAL WHERE source = 'polymarket' AND done)
+             GROUP BY t.id ORDER BY count() DESC LIMIT 1`
+          : `SELECT ticker AS market, '' AS condition FROM kalshi.trades
+             WHERE ticker IN (SELECT market FROM internal.history_state FINAL WHERE source = 'kalshi' AND done)
+             GROUP BY ticker ORDER BY count() DESC LIMIT 1`,
+      );
+      expect(picked, "a closed market with trades").toBeDefined();
+      const market = picked?.market as string;
+      const others = await othersOf(source, market);
+
+      await forget(source);
+      h.replay.setFault({
+        kind: "not-found",
+        source,
+        match: source === "polymarket" ? `condition=${picked?.condition}&` : `ticker=${market}&`,
+      });
+      try {
+        await drain(h, source);
+      } finally {
+        h.replay.setFault(null);
+      }
+      expect(await othersOf(source, market), "every other market's history is stored").toEqual(others);
+      const [state] = await h.warehouse.query<{ error: string; failures: number; retry_at: number; done: boolean }>(
+        `SELECT error, failures, toUnixTimestamp(retry_at) AS retry_at, done FROM internal.history_state FINAL
+         WHERE source = {source:String} AND market = {market:String}`,
+        { params: { source, market } },
+      );
+      expect(state?.error).toContain("HTTP 404");
+      expect(state?.done).toBe(false);
+      expect(Number(state?.failures)).toBe(1);
+      expect(Number(state?.retry_at)).toBe(NOW / 1000 + 600);
+
+      // Not before its retry time; after it, its history is fetched whole.
+      expect((await runHistoryStep(h.deps, source, { markets: 200 })).outcome?.markets).toBe(0);
+      const later = { ...h.deps, clock: () => new Date(NOW + 11 * 60_000) };
+      const retried = await runHistoryStep(later, source, { markets: 200 });
+      expect(retried.run.error).toBeNull();
+      expect(retried.outcome).toMatchObject({ markets: 1, failed: 0 });
+      expect(await contents(h)).toEqual(reference);
+    }, 300_000);
+  }
+});
+
 describe("a history step killed with SIGKILL", () => {
   const child = fileURLToPath(new URL("../testing/killable-history.ts", import.meta.url));
 

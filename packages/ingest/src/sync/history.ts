@@ -73,6 +73,12 @@ export async function runHistoryStep(
         ...(options.signal ? { signal: options.signal } : {}),
       };
       outcome = await source.history.step(history, options.markets ?? 20);
+      if (outcome.failed > 0) {
+        logger.warn(
+          { source: name, failed: outcome.failed },
+          "history: some markets' requests failed; each is recorded with its error and tried again later",
+        );
+      }
       return {
         pages: outcome.pages,
         skipped: outcome.skipped,
@@ -91,6 +97,8 @@ export interface HistoryProgress {
   /** Markets whose history is in: closed ones whole, open ones refreshed within the refresh interval. */
   markets_done: number;
   markets_known: number;
+  /** Markets whose last step failed at the venue, waiting to be tried again. */
+  markets_failing: number;
   points_stored: number;
   /** The oldest stored point, ISO, or null. */
   oldest_point: string | null;
@@ -111,6 +119,7 @@ export async function readHistoryProgress(
   const tables = source.history.tables;
   const [row] = await warehouse.query<{
     done: string;
+    failing: string;
     recent: string;
     recent_from: string | null;
     known: string;
@@ -118,9 +127,13 @@ export async function readHistoryProgress(
     oldest: number | null;
   }>(
     `SELECT
-       (SELECT countIf(done OR covered_until >= toDateTime({due:UInt32})) FROM (
-          SELECT argMax(done, updated_at) AS done, argMax(covered_until, updated_at) AS covered_until
+       (SELECT countIf(failures = 0 AND (done OR covered_until >= toDateTime({due:UInt32}))) FROM (
+          SELECT argMax(done, updated_at) AS done, argMax(covered_until, updated_at) AS covered_until,
+                 argMax(failures, updated_at) AS failures
           FROM internal.history_state WHERE source = {source:String} GROUP BY market)) AS done,
+       (SELECT countIf(failures > 0) FROM (
+          SELECT argMax(failures, updated_at) AS failures
+          FROM internal.history_state WHERE source = {source:String} GROUP BY market)) AS failing,
        (SELECT uniqExact(market) FROM internal.history_state
           WHERE source = {source:String} AND updated_at >= fromUnixTimestamp64Milli({since:Int64})) AS recent,
        (SELECT toUnixTimestamp64Milli(min(updated_at)) FROM internal.history_state
@@ -146,6 +159,7 @@ export async function readHistoryProgress(
   return {
     markets_done: done,
     markets_known: known,
+    markets_failing: Number(row?.failing ?? 0),
     points_stored: Number(row?.points ?? 0),
     oldest_point: oldest === null || oldest === 0 ? null : new Date(oldest * 1000).toISOString(),
     markets_per_minute: Math.round(perMinute * 10) / 10,

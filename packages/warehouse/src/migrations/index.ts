@@ -10,6 +10,7 @@ import { crossVenue } from "./0009-crossvenue";
 import { pairReviews } from "./0010-pair-reviews";
 import { matcherRuns } from "./0011-matcher-runs";
 import { pairJudgements } from "./0012-pair-judgements";
+import { historyAtScale } from "./0013-history-at-scale";
 import type { WarehouseMigration } from "./types";
 
 /** Every warehouse migration, in the order it is applied. Append only. */
@@ -26,6 +27,7 @@ export const warehouseMigrations: readonly WarehouseMigration[] = [
   pairReviews,
   matcherRuns,
   pairJudgements,
+  historyAtScale,
 ];
 
 export type { WarehouseMigration } from "./types";

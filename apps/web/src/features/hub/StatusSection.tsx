@@ -269,6 +269,14 @@ function History({ status }: { status: SyncStatusResponse }) {
                     {Math.floor(share * 100)}%)
                   </strong>
                 </li>
+                {history.markets_failing > 0 && (
+                  <li>
+                    <span>Markets failing at the venue</span>
+                    <strong data-testid="history-failing">
+                      {formatCount(history.markets_failing)} (tried again later)
+                    </strong>
+                  </li>
+                )}
                 <li>
                   <span>Points and trades stored</span>
                   <strong>{formatCount(history.points_stored)}</strong>

@@ -23,6 +23,8 @@ import {
   chooseTargets,
   eachConcurrently,
   finishStep,
+  forEachMarket,
+  isMarketFailure,
   minuteRange,
   RowSink,
   rangeToFetch,
@@ -244,8 +246,9 @@ async function step(run: HistoryRun, limit: number) {
   const targets = await chooseTargets<MarketRow>(warehouse, "kalshi", MARKETS, {
     limit,
     dueBefore: run.now - run.refreshMs,
+    now: run.now,
   });
-  if (targets.length === 0) return { pages: 0, skipped: 0, markets: 0, points: 0, more: false };
+  if (targets.length === 0) return { pages: 0, skipped: 0, markets: 0, failed: 0, points: 0, more: false };
   const tickers = targets.map((target) => target.market);
   const cutoff = await kalshi.fetchPage(`${base}/historical/cutoff`, ZCutoff, run.signal);
   let pages = 1;
@@ -315,18 +318,43 @@ async function step(run: HistoryRun, limit: number) {
   const points = new Map<string, number>();
   const count = (ticker: string, n: number) => points.set(ticker, (points.get(ticker) ?? 0) + n);
 
+  const failed = new Map<string, string>();
+  const fetchCandles = async (request: CandleRequest) => {
+    const url = candleUrl(base, request);
+    const answers = request.historical
+      ? [
+          {
+            market_ticker: request.tickers[0] as string,
+            candlesticks: (await kalshi.fetchPage(url, ZCandlesPage, run.signal)).candlesticks,
+          },
+        ]
+      : (await kalshi.fetchPage(url, ZBatchCandlesPage, run.signal, request.tickers.length)).markets;
+    pages += 1;
+    return answers;
+  };
+  // A series' windows in order; a batch the venue refuses is asked again ticker by ticker,
+  // so one delisted ticker fails its own market only.
   await eachConcurrently(sequential, CONCURRENCY, async (requests) => {
     for (const request of requests) {
-      const url = candleUrl(base, request);
-      const answers = request.historical
-        ? [
-            {
-              market_ticker: request.tickers[0] as string,
-              candlesticks: (await kalshi.fetchPage(url, ZCandlesPage, run.signal)).candlesticks,
-            },
-          ]
-        : (await kalshi.fetchPage(url, ZBatchCandlesPage, run.signal, request.tickers.length)).markets;
-      pages += 1;
+      let answers: Awaited<ReturnType<typeof fetchCandles>>;
+      try {
+        answers = await fetchCandles(request);
+      } catch (error) {
+        if (!isMarketFailure(error)) throw error;
+        if (request.tickers.length === 1) {
+          failed.set(request.tickers[0] as string, error.message);
+          return;
+        }
+        answers = [];
+        for (const ticker of request.tickers) {
+          try {
+            answers.push(...(await fetchCandles({ ...request, tickers: [ticker] })));
+          } catch (error) {
+            if (!isMarketFailure(error)) throw error;
+            failed.set(ticker, error.message);
+          }
+        }
+      }
       for (const answer of answers) {
         if (!request.tickers.includes(answer.market_ticker)) continue;
         const mapped = mapCandles(answer.market_ticker, request.period, answer.candlesticks ?? []);
@@ -342,7 +370,8 @@ async function step(run: HistoryRun, limit: number) {
     }
   });
 
-  await eachConcurrently(targets, CONCURRENCY, async (target) => {
+  await forEachMarket(targets, CONCURRENCY, failed, async (target) => {
+    if (failed.has(target.market)) return;
     const stored = newestTrade.get(target.market);
     const range = rangeToFetch(target, stored?.second === undefined ? undefined : stored.second - 1, run.now);
     if (!range) return;
@@ -381,6 +410,7 @@ async function step(run: HistoryRun, limit: number) {
     now: run.now,
     sinks: [candles, trades],
     written: points,
+    failed,
     pages,
     skipped,
   });

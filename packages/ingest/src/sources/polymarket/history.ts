@@ -15,15 +15,7 @@
  * transaction share a second, so a market's walk always holds all of them.
  */
 import { z } from "zod";
-import {
-  chooseTargets,
-  eachConcurrently,
-  finishStep,
-  minuteRange,
-  RowSink,
-  rangeToFetch,
-  windowsOf,
-} from "../../history";
+import { chooseTargets, finishStep, forEachMarket, minuteRange, RowSink, rangeToFetch, windowsOf } from "../../history";
 import { windowUnder } from "../../http/rate-limiter";
 import type { HistoryRun, SourceHistory } from "../../source";
 
@@ -187,6 +179,7 @@ async function step(run: HistoryRun, limit: number) {
   const targets = await chooseTargets<MarketRow>(warehouse, "polymarket", MARKETS, {
     limit,
     dueBefore: run.now - run.refreshMs,
+    now: run.now,
   });
   const ids = targets.map((target) => target.market);
   const stored = new Map<string, { oldest: number; newest: number }>();
@@ -216,8 +209,9 @@ async function step(run: HistoryRun, limit: number) {
   let pages = 0;
   let skipped = 0;
   const written = new Map<string, number>();
+  const failed = new Map<string, string>();
 
-  await eachConcurrently(targets, CONCURRENCY, async (target) => {
+  await forEachMarket(targets, CONCURRENCY, failed, async (target) => {
     const market: PolymarketMarketRef = {
       id: target.market,
       conditionId: target.condition_id,
@@ -225,74 +219,80 @@ async function step(run: HistoryRun, limit: number) {
       outcomes: target.outcomes,
     };
     let points = 0;
-    for (const token of market.tokens) {
-      // Minutes from the last days on (and from wherever they began), hours before that: a
-      // point time is one row (the table's key), so the two series never overlap.
-      const minutes = stored.get(`${market.id} ${token} 1`);
-      const hours = stored.get(`${market.id} ${token} 60`);
-      // Once begun, minutes go on from the newest one, however long ago: no gap between the two.
-      const minute = minutes ? rangeToFetch(target, minutes.newest, run.now) : minuteRange(target, undefined, run.now);
-      const minutesFrom = minutes?.oldest ?? minute?.from;
-      const hour = rangeToFetch(target, hours?.newest, run.now);
-      const series = [
-        {
-          fidelity: 60,
-          range: hour && minutesFrom !== undefined ? { ...hour, to: Math.min(hour.to, minutesFrom - 1) } : hour,
-        },
-        { fidelity: 1, range: minute },
-      ];
-      for (const { fidelity, range } of series) {
-        if (!range || range.from > range.to) continue;
-        // Between the newest hourly point and the first minute there is room for another
-        // hourly point only if an hour fits: an open market's refresh asks for minutes only.
-        if (fidelity === 60 && hours && range.to - range.from < 59 * 60) continue;
-        for (const window of windowsOf(range.from, range.to, MAX_PRICE_WINDOW_SECONDS)) {
-          const url = new URL(`${clob.baseUrl.replace(/\/$/, "")}/prices-history`);
-          url.searchParams.set("market", token);
-          url.searchParams.set("startTs", String(window.from));
-          url.searchParams.set("endTs", String(window.to));
-          url.searchParams.set("fidelity", String(fidelity));
-          const body = await clob.fetchPage(url.toString(), ZPricesHistory, run.signal);
-          pages += 1;
-          const mapped = mapPricePoints(market, token, fidelity, body);
-          skipped += mapped.skipped;
-          const fresh = mapped.rows.filter((row) => row.ts >= window.from && row.ts <= window.to);
-          points += fresh.length;
-          await prices.add(fresh);
+    // What a failed market stored before failing stays, and is counted.
+    try {
+      for (const token of market.tokens) {
+        // Minutes from the last days on (and from wherever they began), hours before that: a
+        // point time is one row (the table's key), so the two series never overlap.
+        const minutes = stored.get(`${market.id} ${token} 1`);
+        const hours = stored.get(`${market.id} ${token} 60`);
+        // Once begun, minutes go on from the newest one, however long ago: no gap between the two.
+        const minute = minutes
+          ? rangeToFetch(target, minutes.newest, run.now)
+          : minuteRange(target, undefined, run.now);
+        const minutesFrom = minutes?.oldest ?? minute?.from;
+        const hour = rangeToFetch(target, hours?.newest, run.now);
+        const series = [
+          {
+            fidelity: 60,
+            range: hour && minutesFrom !== undefined ? { ...hour, to: Math.min(hour.to, minutesFrom - 1) } : hour,
+          },
+          { fidelity: 1, range: minute },
+        ];
+        for (const { fidelity, range } of series) {
+          if (!range || range.from > range.to) continue;
+          // Between the newest hourly point and the first minute there is room for another
+          // hourly point only if an hour fits: an open market's refresh asks for minutes only.
+          if (fidelity === 60 && hours && range.to - range.from < 59 * 60) continue;
+          for (const window of windowsOf(range.from, range.to, MAX_PRICE_WINDOW_SECONDS)) {
+            const url = new URL(`${clob.baseUrl.replace(/\/$/, "")}/prices-history`);
+            url.searchParams.set("market", token);
+            url.searchParams.set("startTs", String(window.from));
+            url.searchParams.set("endTs", String(window.to));
+            url.searchParams.set("fidelity", String(fidelity));
+            const body = await clob.fetchPage(url.toString(), ZPricesHistory, run.signal);
+            pages += 1;
+            const mapped = mapPricePoints(market, token, fidelity, body);
+            skipped += mapped.skipped;
+            const fresh = mapped.rows.filter((row) => row.ts >= window.from && row.ts <= window.to);
+            points += fresh.length;
+            await prices.add(fresh);
+          }
         }
       }
-    }
-    if (market.conditionId) {
-      const stored = newestTrade.get(market.id);
-      const collected: unknown[] = [];
-      let cursor: string | null = null;
-      for (;;) {
-        const url = new URL(`${data.baseUrl.replace(/\/$/, "")}/v2/trades`);
-        url.searchParams.set("condition", market.conditionId);
-        url.searchParams.set("limit", String(TRADES_LIMIT));
-        if (cursor) url.searchParams.set("cursor", cursor);
-        const page = await data.fetchPage(url.toString(), ZTradesPage, run.signal);
-        pages += 1;
-        collected.push(...page.trades);
-        const reachedStored =
-          stored !== undefined &&
-          page.trades.some((trade) => Number((trade as { timestamp?: unknown }).timestamp) < stored.ts);
-        const next = page.next_cursor ?? null;
-        if (reachedStored || !next || next === cursor || page.has_more === false) break;
-        cursor = next;
+      if (market.conditionId) {
+        const stored = newestTrade.get(market.id);
+        const collected: unknown[] = [];
+        let cursor: string | null = null;
+        for (;;) {
+          const url = new URL(`${data.baseUrl.replace(/\/$/, "")}/v2/trades`);
+          url.searchParams.set("condition", market.conditionId);
+          url.searchParams.set("limit", String(TRADES_LIMIT));
+          if (cursor) url.searchParams.set("cursor", cursor);
+          const page = await data.fetchPage(url.toString(), ZTradesPage, run.signal);
+          pages += 1;
+          collected.push(...page.trades);
+          const reachedStored =
+            stored !== undefined &&
+            page.trades.some((trade) => Number((trade as { timestamp?: unknown }).timestamp) < stored.ts);
+          const next = page.next_cursor ?? null;
+          if (reachedStored || !next || next === cursor || page.has_more === false) break;
+          cursor = next;
+        }
+        const mapped = mapTrades(market, collected);
+        skipped += mapped.skipped;
+        const fresh = mapped.rows.filter(
+          (row) =>
+            stored === undefined ||
+            row.ts > stored.ts ||
+            (row.ts === stored.ts && !stored.keys.has(`${row.transaction_hash}:${row.trade_index}`)),
+        );
+        points += fresh.length;
+        await trades.add(fresh);
       }
-      const mapped = mapTrades(market, collected);
-      skipped += mapped.skipped;
-      const fresh = mapped.rows.filter(
-        (row) =>
-          stored === undefined ||
-          row.ts > stored.ts ||
-          (row.ts === stored.ts && !stored.keys.has(`${row.transaction_hash}:${row.trade_index}`)),
-      );
-      points += fresh.length;
-      await trades.add(fresh);
+    } finally {
+      written.set(market.id, points);
     }
-    written.set(market.id, points);
   });
   return finishStep(warehouse, "polymarket", {
     targets,
@@ -300,6 +300,7 @@ async function step(run: HistoryRun, limit: number) {
     now: run.now,
     sinks: [prices, trades],
     written,
+    failed,
     pages,
     skipped,
   });
