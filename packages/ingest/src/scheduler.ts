@@ -16,7 +16,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import type { Adjudicator } from "./crossvenue/adjudication";
 import { createMatcherCadence } from "./crossvenue/cadence";
 import { consoleLogger, type Logger, systemClock } from "./logger";
-import type { SourceName } from "./sources";
+import { type SourceName, sourceNamed } from "./sources";
 import { runBackfillStep } from "./sync/backfill";
 import { DEFAULT_HISTORY_REFRESH_MS, runHistoryStep } from "./sync/history";
 import { runSync, type SyncDeps, type SyncRunSummary } from "./sync/run-sync";
@@ -126,7 +126,10 @@ export function createScheduler(given: SyncDeps, options: SchedulerOptions): Sch
             ...(options.historyMarketsPerStep ? { markets: options.historyMarketsPerStep } : {}),
           });
           if (!step.run.success) state.historyDueAt = now() + 5_000;
-          else if (!step.outcome?.more) state.historyDueAt = now() + Math.min(refreshMs, intervalMs);
+          else if (!step.outcome?.more) {
+            const feeds = sourceNamed(source).history.feedIntervalMs ?? Number.POSITIVE_INFINITY;
+            state.historyDueAt = now() + Math.min(refreshMs, intervalMs, feeds);
+          }
         } catch (error) {
           // The run could not even be recorded (the warehouse is away): try again shortly.
           logger.error({ source, error: String(error) }, "history step failed");

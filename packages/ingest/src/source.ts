@@ -168,6 +168,11 @@ export interface SourceHistory {
   tables: readonly { table: string; time: string }[];
   /** Markets the archive knows and can fetch history for (the status's "known"). */
   knownMarketsSql: string;
+  /**
+   * How often a step is due for the exchange-wide feeds a step walks first (Kalshi's trade
+   * tape), however little else is due; none when absent.
+   */
+  feedIntervalMs?: number;
 }
 
 export interface Source<Name extends string = string> {

@@ -24,6 +24,7 @@ export type FaultKind =
   | "rate-limit"
   | "server-error"
   | "not-found"
+  | "repeat-cursor"
   | "stall"
   | "malformed-json"
   | "truncated-json"
@@ -124,6 +125,7 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
       const { status, body } =
         history(url) ??
         (source === "polymarket" ? routePolymarket(polymarket, url) : routeKalshi(kalshi, url, options));
+      if (active === "repeat-cursor") repeatCursor(body, url);
       sendWithFault(response, status, body, active);
     } catch (error) {
       send(response, 500, { error: String(error) });
@@ -186,6 +188,12 @@ function takeFault(fault: ActiveFault | null, source: "polymarket" | "kalshi", p
   if (fault.times !== undefined && fault.hit >= fault.times) return null;
   fault.hit += 1;
   return fault.kind;
+}
+
+/** A venue that loops: the page's next cursor is the one it was asked with. */
+function repeatCursor(body: unknown, url: URL) {
+  const asked = url.searchParams.get("cursor");
+  if (asked && body && typeof body === "object" && "cursor" in body) (body as Json).cursor = asked;
 }
 
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {

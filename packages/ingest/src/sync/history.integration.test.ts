@@ -80,6 +80,10 @@ async function forget(source: SourceName) {
     `ALTER TABLE internal.history_state DELETE WHERE source = {source:String} SETTINGS mutations_sync = 2`,
     { params: { source } },
   );
+  await h.warehouse.command(
+    `ALTER TABLE internal.feed_state DELETE WHERE source = {source:String} SETTINGS mutations_sync = 2`,
+    { params: { source } },
+  );
 }
 
 describe("the history worker", () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { windowsOf } from "../../history";
 import { DEFAULT_FIXTURES_DIR, readFixture } from "../../replay/catalog";
-import { batchSize, mapCandles, mapTrades } from "./history";
+import { batchSize } from "./history";
+import { mapCandles, mapTrades } from "./history-values";
 
 const live = readFixture(DEFAULT_FIXTURES_DIR, "kalshi/history/candlesticks_live_hourly_2026-06.json") as {
   ticker: string;

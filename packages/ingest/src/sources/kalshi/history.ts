@@ -31,9 +31,11 @@ import {
   type Window,
   windowsOf,
 } from "../../history";
-import type { HistoryRun, SourceHistory } from "../../source";
+import type { HistoryOutcome, HistoryRun, SourceHistory } from "../../source";
 import { zTimestamp } from "../../upstream-values";
 import { kalshiRateLimit } from "./client";
+import { type KalshiTradeRow, mapCandles, mapTrades, ZTradesPage } from "./history-values";
+import { walkKalshiTape } from "./tape";
 
 const HOST = "kalshi";
 const MAX_PERIODS = 4_800;
@@ -42,158 +44,14 @@ const BATCH_CANDLES = 10_000;
 const TRADES_LIMIT = 1_000;
 const CONCURRENCY = 4;
 const PERIODS = [60, 1] as const;
-
-export interface KalshiCandleRow {
-  ticker: string;
-  period_minutes: number;
-  end_period_ts: number;
-  yes_bid_open: number | null;
-  yes_bid_high: number | null;
-  yes_bid_low: number | null;
-  yes_bid_close: number | null;
-  yes_ask_open: number | null;
-  yes_ask_high: number | null;
-  yes_ask_low: number | null;
-  yes_ask_close: number | null;
-  price_open: number | null;
-  price_high: number | null;
-  price_low: number | null;
-  price_close: number | null;
-  price_mean: number | null;
-  price_previous: number | null;
-  volume: number | null;
-  open_interest: number | null;
-}
-
-export interface KalshiTradeRow {
-  trade_id: string;
-  ticker: string;
-  created_time: string;
-  yes_price: number;
-  no_price: number;
-  count: number;
-  taker_side: string;
-  taker_outcome_side: string;
-  taker_book_side: string;
-  is_block_trade: boolean | null;
-}
-
-type Json = Record<string, unknown>;
-
-/** A number sent as text or as a JSON number; null when absent or not a number. */
-function numeric(value: unknown): number | null {
-  if (typeof value === "number") return Number.isFinite(value) ? value : null;
-  if (typeof value !== "string" || value.trim() === "") return null;
-  const parsed = Number(value);
-  return Number.isFinite(parsed) ? parsed : null;
-}
-
-/**
- * A price in dollars from whichever shape sent it: `<name>_dollars` text (live), `<name>`
- * text (historical tier, already dollars) or `<name>` as an integer (legacy cents).
- */
-export function priceOf(object: unknown, name: string): number | null {
-  if (!object || typeof object !== "object") return null;
-  const fields = object as Json;
-  const fixed = numeric(fields[`${name}_dollars`]);
-  if (fixed !== null) return fixed;
-  const plain = fields[name];
-  if (typeof plain === "number") return Number.isFinite(plain) ? Math.round(plain * 100) / 10_000 : null;
-  return numeric(plain);
-}
-
-/** A count in contracts: `<name>_fp` text (live) or `<name>` as text or integer (historical, legacy). */
-export function countOf(object: Json, name: string): number | null {
-  return numeric(object[`${name}_fp`]) ?? numeric(object[name]);
-}
+/** Tape pages per step: 100,000 trades, about an hour of a busy exchange. */
+const TAPE_PAGES_PER_STEP = 100;
 
 const ZCandlesPage = z.object({ candlesticks: z.array(z.unknown()).nullish() });
 const ZBatchCandlesPage = z.object({
   markets: z.array(z.object({ market_ticker: z.string(), candlesticks: z.array(z.unknown()).nullish() })),
 });
-const ZTradesPage = z.object({ trades: z.array(z.unknown()).nullish(), cursor: z.string().nullish() });
 const ZCutoff = z.object({ market_settled_ts: zTimestamp, trades_created_ts: zTimestamp.optional() });
-
-/** Candles of one market as rows; a candle without an `end_period_ts` is counted out. */
-export function mapCandles(
-  ticker: string,
-  periodMinutes: number,
-  candles: readonly unknown[],
-): { rows: KalshiCandleRow[]; skipped: number } {
-  const rows: KalshiCandleRow[] = [];
-  let skipped = 0;
-  for (const item of candles) {
-    const candle = (item ?? {}) as Json;
-    const end = numeric(candle.end_period_ts);
-    if (end === null || !Number.isInteger(end) || end <= 0) {
-      skipped += 1;
-      continue;
-    }
-    const bid = candle.yes_bid;
-    const ask = candle.yes_ask;
-    const price = candle.price;
-    rows.push({
-      ticker,
-      period_minutes: periodMinutes,
-      end_period_ts: end,
-      yes_bid_open: priceOf(bid, "open"),
-      yes_bid_high: priceOf(bid, "high"),
-      yes_bid_low: priceOf(bid, "low"),
-      yes_bid_close: priceOf(bid, "close"),
-      yes_ask_open: priceOf(ask, "open"),
-      yes_ask_high: priceOf(ask, "high"),
-      yes_ask_low: priceOf(ask, "low"),
-      yes_ask_close: priceOf(ask, "close"),
-      price_open: priceOf(price, "open"),
-      price_high: priceOf(price, "high"),
-      price_low: priceOf(price, "low"),
-      price_close: priceOf(price, "close"),
-      price_mean: priceOf(price, "mean"),
-      price_previous: priceOf(price, "previous"),
-      volume: countOf(candle, "volume"),
-      open_interest: countOf(candle, "open_interest"),
-    });
-  }
-  return { rows, skipped };
-}
-
-/** `2026-07-25T05:51:39.54467Z` → `2026-07-25 05:51:39.54467` (UTC, microseconds kept). */
-function warehouseMicros(value: unknown): string | null {
-  if (typeof value !== "string") return null;
-  const utc = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?)\d*Z$/.exec(value);
-  if (utc) return `${utc[1]} ${utc[2]}`;
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? null : new Date(ms).toISOString().replace("T", " ").replace("Z", "");
-}
-
-/** Trades as rows; a trade without an id, a market, a time or a price is counted out. */
-export function mapTrades(trades: readonly unknown[]): { rows: KalshiTradeRow[]; skipped: number } {
-  const rows: KalshiTradeRow[] = [];
-  let skipped = 0;
-  for (const item of trades) {
-    const trade = (item ?? {}) as Json;
-    const created = warehouseMicros(trade.created_time);
-    const yes = priceOf(trade, "yes_price");
-    const count = countOf(trade, "count");
-    if (typeof trade.trade_id !== "string" || typeof trade.ticker !== "string" || !created || yes === null) {
-      skipped += 1;
-      continue;
-    }
-    rows.push({
-      trade_id: trade.trade_id,
-      ticker: trade.ticker,
-      created_time: created,
-      yes_price: yes,
-      no_price: priceOf(trade, "no_price") ?? Math.round((1 - yes) * 10_000) / 10_000,
-      count: count ?? 0,
-      taker_side: typeof trade.taker_side === "string" ? trade.taker_side : "",
-      taker_outcome_side: typeof trade.taker_outcome_side === "string" ? trade.taker_outcome_side : "",
-      taker_book_side: typeof trade.taker_book_side === "string" ? trade.taker_book_side : "",
-      is_block_trade: typeof trade.is_block_trade === "boolean" ? trade.is_block_trade : null,
-    });
-  }
-  return { rows, skipped };
-}
 
 interface MarketRow {
   market: string;
@@ -238,8 +96,17 @@ function candleUrl(baseUrl: string, request: CandleRequest): string {
   return url.toString();
 }
 
-async function step(run: HistoryRun, limit: number) {
+async function step(run: HistoryRun, limit: number): Promise<HistoryOutcome> {
   const { warehouse } = run;
+  // The exchange-wide tape first: every market's recent trades in a few pages.
+  const tape = await walkKalshiTape(run, HOST, TAPE_PAGES_PER_STEP);
+  const withTape = (outcome: HistoryOutcome): HistoryOutcome => ({
+    ...outcome,
+    pages: outcome.pages + tape.pages,
+    skipped: outcome.skipped + tape.skipped,
+    points: outcome.points + tape.rows,
+    more: outcome.more || !tape.caughtUp,
+  });
   const kalshi = run.hosts[HOST] as HistoryRun["hosts"][string];
   const base = kalshi.baseUrl.replace(/\/$/, "");
   const nowSeconds = Math.floor(run.now / 1000);
@@ -248,7 +115,7 @@ async function step(run: HistoryRun, limit: number) {
     dueBefore: run.now - run.refreshMs,
     now: run.now,
   });
-  if (targets.length === 0) return { pages: 0, skipped: 0, markets: 0, failed: 0, points: 0, more: false };
+  if (targets.length === 0) return withTape({ pages: 0, skipped: 0, markets: 0, failed: 0, points: 0, more: false });
   const tickers = targets.map((target) => target.market);
   const cutoff = await kalshi.fetchPage(`${base}/historical/cutoff`, ZCutoff, run.signal);
   let pages = 1;
@@ -373,8 +240,10 @@ async function step(run: HistoryRun, limit: number) {
   await forEachMarket(targets, CONCURRENCY, failed, async (target) => {
     if (failed.has(target.market)) return;
     const stored = newestTrade.get(target.market);
-    const range = rangeToFetch(target, stored?.second === undefined ? undefined : stored.second - 1, run.now);
-    if (!range) return;
+    const whole = rangeToFetch(target, stored?.second === undefined ? undefined : stored.second - 1, run.now);
+    // From where the tape starts, the tape has them.
+    const range = whole && { ...whole, to: Math.min(whole.to, tape.started - 1) };
+    if (!range || range.from > range.to) return;
     const tiers = [
       ...(range.from < tradeCutoff ? ["/historical/trades"] : []),
       ...(range.to >= tradeCutoff ? ["/markets/trades"] : []),
@@ -404,7 +273,7 @@ async function step(run: HistoryRun, limit: number) {
     count(target.market, fresh.length);
     await trades.add(fresh);
   });
-  return finishStep(warehouse, "kalshi", {
+  const outcome = await finishStep(warehouse, "kalshi", {
     targets,
     limit,
     now: run.now,
@@ -414,6 +283,7 @@ async function step(run: HistoryRun, limit: number) {
     pages,
     skipped,
   });
+  return withTape(outcome);
 }
 
 export const kalshiHistory: SourceHistory = {
@@ -425,4 +295,6 @@ export const kalshiHistory: SourceHistory = {
     { table: "kalshi.trades", time: "created_time" },
   ],
   knownMarketsSql: `SELECT count() FROM (${MARKETS})`,
+  // The tape is walked every two minutes, so a trade is stored within a few minutes of it.
+  feedIntervalMs: 2 * 60_000,
 };
