@@ -33,6 +33,11 @@ export const ZHistoryProgress = z.object({
   points_stored: z.number().int().nonnegative(),
   /** ISO 8601 time of the oldest stored point, null before the first. */
   oldest_point: z.iso.datetime().nullable(),
+  /**
+   * ISO 8601 time up to which every trade of the exchange is stored, from the venue's
+   * exchange-wide trade tape; null where the venue's trades come market by market.
+   */
+  trades_complete_until: z.iso.datetime().nullable(),
   markets_per_minute: z.number().nonnegative(),
   /** At the last hour's pace; null while nothing has been fetched lately. */
   estimated_seconds_left: z.number().int().nonnegative().nullable(),

@@ -42,20 +42,39 @@ export interface HistoryTarget {
   coveredUntil: number | null;
   /** Steps in a row that failed for it (0 when the last one did not). */
   failures: number;
+  /** Unix seconds of its newest stored trade as of its last step, or null. */
+  lastTrade: number | null;
+  /** How often it is refreshed while open (seconds), by its activity (`SCHEDULE`). */
+  refreshSeconds: number;
 }
+
+/**
+ * How often an open market's history is brought up to date, by its value (the schedule
+ * `chooseTargets` keeps, in SQL):
+ * - every 10 minutes while it trades (a trade stored in the last hour) and in the last
+ *   hour before its end date, so its minutes are in before the venue coarsens them (a
+ *   market still open past its end date waits for its resolution like any other);
+ * - every `refreshMs` (an hour by default) when it traded in the last day (a stored trade,
+ *   or the venue's own 24-hour volume in its latest snapshot);
+ * - daily otherwise.
+ * A market never fetched goes first, closing soonest first; due markets next, closing
+ * soonest first; the closed backfill takes what is left, newest close first.
+ */
+export const SCHEDULE = { activeMs: 10 * 60_000, quietMs: 24 * 60 * 60_000 } as const;
 
 /**
  * The markets a step works on, most wanted first: open markets never fetched, open markets
  * whose history is older than `dueBefore`, then closed markets not yet done, newest close
  * first; a market whose last step failed waits until its `retry_at`. `markets` is a query
  * over the venue's latest tables answering `market`, `opened` and `closed_at` (Unix
- * seconds, `closed_at` NULL while open) plus whatever the venue needs.
+ * seconds, `closed_at` NULL while open), `closes_at` (Unix seconds it is due to close, or
+ * NULL) and `volume_day` (the venue's own 24-hour volume) plus whatever the venue needs.
  */
 export async function chooseTargets<Row extends object>(
   warehouse: Warehouse,
   source: string,
   markets: string,
-  options: { limit: number; dueBefore: number; now: number },
+  options: { limit: number; refreshMs: number; now: number },
 ): Promise<Array<Row & HistoryTarget>> {
   const rows = await warehouse.query<
     Row & {
@@ -65,27 +84,36 @@ export async function chooseTargets<Row extends object>(
       points: string;
       covered_until: number | null;
       failures: number;
+      last_trade: number;
+      every: number;
     }
   >(
     `SELECT m.*, s.points AS points, if(s.market = '', NULL, toUnixTimestamp(s.covered_until)) AS covered_until,
-            s.failures AS failures
+            s.failures AS failures, toUnixTimestamp(s.last_trade) AS last_trade,
+            toUnixTimestamp(s.last_trade) AS traded,
+            multiIf(traded >= {now:UInt32} - 3600 OR m.closes_at BETWEEN {now:UInt32} AND {now:UInt32} + 3600, {active:UInt32},
+                    traded >= {now:UInt32} - 86400 OR m.volume_day > 0, {refresh:UInt32}, {quiet:UInt32}) AS every
      FROM (${markets}) AS m
      LEFT JOIN (
        SELECT market, argMax(covered_until, updated_at) AS covered_until, argMax(done, updated_at) AS done,
               argMax(points, updated_at) AS points, argMax(failures, updated_at) AS failures,
-              argMax(retry_at, updated_at) AS retry_at
+              argMax(retry_at, updated_at) AS retry_at, argMax(last_trade, updated_at) AS last_trade
        FROM internal.history_state WHERE source = {source:String} GROUP BY market
      ) AS s ON s.market = m.market
-     WHERE NOT s.done AND (m.closed_at IS NOT NULL OR s.market = '' OR s.covered_until < toDateTime({due:UInt32}))
+     WHERE NOT s.done
+       AND (m.closed_at IS NOT NULL OR s.market = '' OR toUnixTimestamp(s.covered_until) <= {now:UInt32} - every)
        AND s.retry_at <= toDateTime({now:UInt32})
-     ORDER BY multiIf(m.closed_at IS NULL AND s.market = '', 0, m.closed_at IS NULL, 1, 2), m.closed_at DESC, m.market
+     ORDER BY multiIf(m.closed_at IS NULL AND s.market = '', 0, m.closed_at IS NULL, 1, 2),
+              if(m.closed_at IS NULL, m.closes_at, NULL) ASC NULLS LAST, m.closed_at DESC, m.market
      LIMIT {limit:UInt32}
      SETTINGS join_use_nulls = 0`,
     {
       params: {
         source,
-        due: Math.floor(options.dueBefore / 1000),
         now: Math.floor(options.now / 1000),
+        active: Math.floor(Math.min(SCHEDULE.activeMs, options.refreshMs) / 1000),
+        refresh: Math.floor(options.refreshMs / 1000),
+        quiet: Math.floor(Math.max(SCHEDULE.quietMs, options.refreshMs) / 1000),
         limit: options.limit,
       },
     },
@@ -97,6 +125,8 @@ export async function chooseTargets<Row extends object>(
     points: Number(row.points ?? 0),
     coveredUntil: row.covered_until === null ? null : Number(row.covered_until),
     failures: Number(row.failures ?? 0),
+    lastTrade: Number(row.last_trade ?? 0) > 0 ? Number(row.last_trade) : null,
+    refreshSeconds: Number(row.every),
   }));
 }
 
@@ -111,6 +141,8 @@ export interface HistoryState {
   failures?: number;
   /** Unix seconds before which it is not tried again. */
   retryAt?: number;
+  /** Unix seconds of its newest stored trade, or null. */
+  lastTrade?: number | null;
 }
 
 /** A failed market waits 10 minutes, doubling with each failure in a row, at most a day. */
@@ -165,8 +197,44 @@ export async function saveHistoryState(
       error: state.error ?? "",
       failures: state.failures ?? 0,
       retry_at: state.retryAt ?? 0,
+      last_trade: state.lastTrade ?? 0,
       updated_at: toDateTime64(now),
     })),
+  );
+}
+
+/**
+ * The markets' rows of the venue's coverage ledger (warehouse migration 15), from the
+ * states just saved: what users read of where each market's history stands.
+ */
+async function saveCoverage(
+  warehouse: Warehouse,
+  coverage: { table: string; key: string },
+  targets: readonly HistoryTarget[],
+  states: readonly HistoryState[],
+  now: number,
+): Promise<void> {
+  if (states.length === 0) return;
+  await warehouse.insert(
+    coverage.table,
+    states.map((state, index) => {
+      const target = targets[index] as HistoryTarget;
+      const failed = (state.failures ?? 0) > 0;
+      return {
+        [coverage.key]: state.market,
+        is_open: target.closedAt === null,
+        state: failed ? "upstream error" : state.done ? "complete" : "current",
+        history_until: state.coveredUntil,
+        venue_has_none: state.done && state.points === 0,
+        points: state.points,
+        last_trade: state.lastTrade ?? null,
+        refresh_minutes: Math.round(target.refreshSeconds / 60),
+        error: state.error ?? "",
+        failures: state.failures ?? 0,
+        retry_at: failed ? (state.retryAt ?? null) : null,
+        updated_at: toDateTime64(now),
+      };
+    }),
   );
 }
 
@@ -275,39 +343,43 @@ export async function finishStep(
     written: ReadonlyMap<string, number>;
     /** Markets whose step failed, with the error. */
     failed: ReadonlyMap<string, string>;
+    /** Unix seconds of each market's newest stored trade, after the step. */
+    lastTrade: ReadonlyMap<string, number>;
+    /** The venue's coverage ledger (warehouse migration 15) and its key column. */
+    coverage: { table: string; key: string };
     pages: number;
     skipped: number;
   },
 ): Promise<HistoryOutcome> {
   for (const sink of step.sinks) await sink.flush();
   const nowSeconds = Math.floor(step.now / 1000);
-  await saveHistoryState(
-    warehouse,
-    source,
-    step.targets.map((target) => {
-      const points = target.points + (step.written.get(target.market) ?? 0);
-      const error = step.failed.get(target.market);
-      if (error === undefined) {
-        return {
-          market: target.market,
-          coveredUntil: Math.min(target.closedAt ?? Number.POSITIVE_INFINITY, nowSeconds),
-          done: target.closedAt !== null,
-          points,
-        };
-      }
-      const failures = target.failures + 1;
+  const states = step.targets.map((target): HistoryState => {
+    const points = target.points + (step.written.get(target.market) ?? 0);
+    const error = step.failed.get(target.market);
+    const lastTrade = Math.max(target.lastTrade ?? 0, step.lastTrade.get(target.market) ?? 0) || null;
+    if (error === undefined) {
       return {
         market: target.market,
-        coveredUntil: target.coveredUntil ?? 0,
-        done: false,
+        coveredUntil: Math.min(target.closedAt ?? Number.POSITIVE_INFINITY, nowSeconds),
+        done: target.closedAt !== null,
         points,
-        error,
-        failures,
-        retryAt: nowSeconds + retryDelaySeconds(failures),
+        lastTrade,
       };
-    }),
-    step.now,
-  );
+    }
+    const failures = target.failures + 1;
+    return {
+      market: target.market,
+      coveredUntil: target.coveredUntil ?? 0,
+      done: false,
+      points,
+      lastTrade,
+      error,
+      failures,
+      retryAt: nowSeconds + retryDelaySeconds(failures),
+    };
+  });
+  await saveHistoryState(warehouse, source, states, step.now);
+  await saveCoverage(warehouse, step.coverage, step.targets, states, step.now);
   return {
     pages: step.pages,
     skipped: step.skipped,

@@ -168,6 +168,8 @@ export interface SourceHistory {
   tables: readonly { table: string; time: string }[];
   /** Markets the archive knows and can fetch history for (the status's "known"). */
   knownMarketsSql: string;
+  /** Those markets as `chooseTargets` reads them (`../history.ts`). */
+  marketsSql: string;
   /**
    * How often a step is due for the exchange-wide feeds a step walks first (Kalshi's trade
    * tape), however little else is due; none when absent.

@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chooseTargets } from "../history";
 import { createRateLimiter } from "../http/rate-limiter";
 import { replayIngestConfig } from "../replay/server";
 import { type SourceName, sourceNamed } from "../sources";
@@ -112,6 +113,29 @@ describe("the history worker", () => {
     expect(await contents(h)).toEqual(reference);
     expect(h.replay.requests.length - requests).toBeLessThanOrEqual(1);
 
+    // The coverage ledger says what is stored: a row per market reached, its points counted.
+    for (const source of ["polymarket", "kalshi"] as const) {
+      const key = source === "polymarket" ? "id" : "ticker";
+      const stored = sourceNamed(source)
+        .history.tables.map(({ table }) => `SELECT ${key} AS market FROM ${table}`)
+        .join(" UNION ALL ");
+      const [ledger] = await h.warehouse.query<{ rows: string; states: string; wrong: string; none: string }>(
+        `SELECT count() AS rows, toString(groupUniqArray(state)) AS states,
+                countIf(c.points != s.n) AS wrong, countIf(venue_has_none != (state = 'complete' AND s.n = 0)) AS none
+         FROM ${source}.coverage AS c FINAL
+         LEFT JOIN (SELECT market, count() AS n FROM (${stored}) GROUP BY market) AS s ON s.market = c.${key}
+         SETTINGS join_use_nulls = 0`,
+      );
+      const [state] = await h.warehouse.query<{ n: string }>(
+        "SELECT uniqExact(market) AS n FROM internal.history_state WHERE source = {source:String}",
+        { params: { source } },
+      );
+      expect(Number(ledger?.rows), source).toBe(Number(state?.n));
+      expect(Number(ledger?.wrong), `${source}: points as stored`).toBe(0);
+      expect(Number(ledger?.none), `${source}: venue_has_none`).toBe(0);
+      expect(ledger?.states).not.toContain("upstream error");
+    }
+
     const progress = await readHistoryProgress(h.warehouse, "kalshi", { now: NOW });
     expect(progress.markets_done).toBe(progress.markets_known);
     expect(progress.points_stored).toBe(
@@ -154,6 +178,71 @@ describe("the history worker", () => {
     expect(Number(row?.rows)).toBeGreaterThan(0);
     expect(Number(row?.rows)).toBe(Number(row?.ids));
   });
+});
+
+describe("the schedule by value", () => {
+  const MINUTE = 60_000;
+  const VENUE = {
+    polymarket: {
+      markets: `SELECT id AS market, toUnixTimestamp(endDate) AS closes_at, volume24hr AS volume_day
+                FROM polymarket.markets_latest FINAL WHERE NOT closed AND length(clobTokenIds) > 0`,
+      trades: "SELECT id AS market, toUnixTimestamp(max(ts)) AS last FROM polymarket.trades GROUP BY id",
+    },
+    kalshi: {
+      markets: `SELECT ticker AS market, toUnixTimestamp(coalesce(expected_expiration_time, close_time)) AS closes_at,
+                       volume_24h AS volume_day
+                FROM kalshi.markets_latest FINAL WHERE status IN ('initialized', 'inactive', 'active', 'unopened', 'open', 'paused')`,
+      trades: "SELECT ticker AS market, toUnixTimestamp(max(created_time)) AS last FROM kalshi.trades GROUP BY ticker",
+    },
+  } as const;
+
+  for (const source of ["polymarket", "kalshi"] as const) {
+    it(`${source}: refreshes an open market every 10 minutes while it trades or is about to close, hourly after a day's trading, daily else`, async () => {
+      // Every market was brought up to date at NOW (the first test); which are due later?
+      const open = await h.warehouse.query<{ market: string; closes_at: number | null; volume_day: number | null }>(
+        VENUE[source].markets,
+      );
+      const last = new Map(
+        (await h.warehouse.query<{ market: string; last: number }>(VENUE[source].trades)).map((row) => [
+          row.market,
+          Number(row.last),
+        ]),
+      );
+      const tierOf = (market: (typeof open)[number], at: number) => {
+        const traded = last.get(market.market) ?? 0;
+        const closes = market.closes_at === null ? null : Number(market.closes_at);
+        if (traded >= at - 3_600 || (closes !== null && closes >= at && closes <= at + 3_600)) return 10;
+        if (traded >= at - 86_400 || Number(market.volume_day ?? 0) > 0) return 60;
+        return 1_440;
+      };
+      const tiers = new Map<number, number>();
+      for (const market of open)
+        tiers.set(tierOf(market, NOW / 1000), (tiers.get(tierOf(market, NOW / 1000)) ?? 0) + 1);
+      expect(tiers.size, `markets in more than one tier: ${JSON.stringify([...tiers])}`).toBeGreaterThan(1);
+
+      for (const minutes of [11, 61, 24 * 60 + 1]) {
+        const at = NOW + minutes * MINUTE;
+        const chosen = await chooseTargets<{ market: string }>(
+          h.warehouse,
+          source,
+          sourceNamed(source).history.marketsSql,
+          {
+            limit: 100_000,
+            refreshMs: 60 * MINUTE,
+            now: at,
+          },
+        );
+        const due = open.filter((market) => tierOf(market, at / 1000) < minutes).map((market) => market.market);
+        const openChosen = chosen.filter((target) => target.closedAt === null).map((target) => target.market);
+        expect(openChosen.sort(), `${minutes} minutes on`).toEqual(due.sort());
+        // Closing soonest first.
+        const closes = chosen
+          .filter((target) => target.closedAt === null)
+          .map((target) => Number((target as { closes_at?: number | null }).closes_at ?? Number.POSITIVE_INFINITY));
+        expect(closes).toEqual([...closes].sort((a, b) => a - b));
+      }
+    }, 120_000);
+  }
 });
 
 describe("one market's failure", () => {
@@ -209,6 +298,12 @@ describe("one market's failure", () => {
       expect(state?.done).toBe(false);
       expect(Number(state?.failures)).toBe(1);
       expect(Number(state?.retry_at)).toBe(NOW / 1000 + 600);
+      const [ledger] = await h.warehouse.query<{ state: string; error: string }>(
+        `SELECT state, error FROM ${source}.coverage FINAL WHERE ${MARKET_COLUMN[source]} = {market:String}`,
+        { params: { market } },
+      );
+      expect(ledger).toMatchObject({ state: "upstream error" });
+      expect(ledger?.error).toContain("HTTP 404");
 
       // Not before its retry time; after it, its history is fetched whole.
       expect((await runHistoryStep(h.deps, source, { markets: 200 })).outcome?.markets).toBe(0);

@@ -9,6 +9,7 @@
  * (`../history.ts`), so repeating a step adds neither duplicates nor gaps.
  */
 import type { Warehouse } from "@epicenter/warehouse";
+import { SCHEDULE } from "../history";
 import { createPageFetcher } from "../http/fetch-page";
 import { consoleLogger, systemClock } from "../logger";
 import type { HistoryOutcome, HistoryRun } from "../source";
@@ -102,6 +103,8 @@ export interface HistoryProgress {
   points_stored: number;
   /** The oldest stored point, ISO, or null. */
   oldest_point: string | null;
+  /** Up to when the exchange-wide trade tape has every trade, ISO, or null without one. */
+  trades_complete_until: string | null;
   /** Markets per minute over the last hour of steps (or since the first), and the time left at that pace. */
   markets_per_minute: number;
   estimated_seconds_left: number | null;
@@ -115,7 +118,8 @@ export async function readHistoryProgress(
 ): Promise<HistoryProgress> {
   const source = sourceNamed(name);
   const now = options.now ?? systemClock().getTime();
-  const due = Math.floor((now - 2 * (options.refreshMs ?? DEFAULT_HISTORY_REFRESH_MS)) / 1000);
+  // An open market is in while its refresh is not overdue, whichever its tier (`SCHEDULE`).
+  const due = Math.floor((now - SCHEDULE.quietMs - (options.refreshMs ?? DEFAULT_HISTORY_REFRESH_MS)) / 1000);
   const tables = source.history.tables;
   const [row] = await warehouse.query<{
     done: string;
@@ -125,6 +129,7 @@ export async function readHistoryProgress(
     known: string;
     points: string;
     oldest: number | null;
+    tape: number | null;
   }>(
     `SELECT
        (SELECT countIf(failures = 0 AND (done OR covered_until >= toDateTime({due:UInt32}))) FROM (
@@ -146,7 +151,8 @@ export async function readHistoryProgress(
            const [database, name] = table.split(".");
            return `SELECT toUnixTimestamp(min(${time})) AS oldest FROM ${table} WHERE _partition_id = (SELECT min(partition_id) FROM system.parts WHERE active AND database = '${database}' AND table = '${name}') HAVING count() > 0`;
          })
-         .join(" UNION ALL ")})) AS oldest`,
+         .join(" UNION ALL ")})) AS oldest,
+       (SELECT max(reached) FROM internal.feed_state FINAL WHERE source = {source:String} AND feed = 'trades' AND reached > 0) AS tape`,
     { params: { source: name, due, since: now - 60 * 60 * 1000 } },
   );
   const known = Number(row?.known ?? 0);
@@ -162,6 +168,7 @@ export async function readHistoryProgress(
     markets_failing: Number(row?.failing ?? 0),
     points_stored: Number(row?.points ?? 0),
     oldest_point: oldest === null || oldest === 0 ? null : new Date(oldest * 1000).toISOString(),
+    trades_complete_until: row?.tape ? new Date((Number(row.tape) + 1) * 1000).toISOString() : null,
     markets_per_minute: Math.round(perMinute * 10) / 10,
     estimated_seconds_left: known === done ? 0 : perMinute > 0 ? Math.round(((known - done) / perMinute) * 60) : null,
   };

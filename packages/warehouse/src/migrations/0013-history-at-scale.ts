@@ -7,7 +7,8 @@ import type { WarehouseMigration } from "./types";
  * `internal.history_state` learns a market's failures: the last error of a market whose
  * requests keep failing (a delisted ticker's 404, a 400, a 5xx after retries), how many
  * steps in a row failed, and when it is tried again. Such a market is one market's
- * problem: the step records it and goes on with the others.
+ * problem: the step records it and goes on with the others. And its newest trade, which
+ * sets how often an open market is refreshed (`packages/ingest/src/history.ts`).
  *
  * `internal.feed_state` is where an exchange-wide feed stands (Kalshi's trade tape): the
  * span `[window_from, window_to]` the current walk covers, the cursor of its next page
@@ -25,6 +26,8 @@ export const historyAtScale: WarehouseMigration = {
       "ADD COLUMN IF NOT EXISTS error String DEFAULT ''",
       "ADD COLUMN IF NOT EXISTS failures UInt16 DEFAULT 0",
       "ADD COLUMN IF NOT EXISTS retry_at DateTime('UTC') DEFAULT 0",
+      // The newest trade stored for the market when its step ended: how active it is.
+      "ADD COLUMN IF NOT EXISTS last_trade DateTime('UTC') DEFAULT 0",
     ].join(", ");
     return [
       `ALTER TABLE ${storageTable(ctx, "internal", "history_state")}${onCluster(ctx)} ${add}`,

@@ -11,6 +11,8 @@ import { pairReviews } from "./0010-pair-reviews";
 import { matcherRuns } from "./0011-matcher-runs";
 import { pairJudgements } from "./0012-pair-judgements";
 import { historyAtScale } from "./0013-history-at-scale";
+import { dailyCloses } from "./0014-daily-closes";
+import { coverageLedger } from "./0015-coverage";
 import type { WarehouseMigration } from "./types";
 
 /** Every warehouse migration, in the order it is applied. Append only. */
@@ -28,6 +30,8 @@ export const warehouseMigrations: readonly WarehouseMigration[] = [
   matcherRuns,
   pairJudgements,
   historyAtScale,
+  dailyCloses,
+  coverageLedger,
 ];
 
 export type { WarehouseMigration } from "./types";

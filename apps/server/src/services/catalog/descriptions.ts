@@ -28,6 +28,12 @@ const TABLES: Record<string, string> = {
     "The newest snapshot of each Kalshi market: one row per ticker after FINAL (ReplacingMergeTree on sync_timestamp). Every column of kalshi.markets except raw (the upstream JSON is kept in the snapshots only); the fast way to ask about the current state.",
   "polymarket.prices":
     "Polymarket's price history of every outcome of every market, from the venue's own record (CLOB prices-history), back to the market's first day: one row per (id, token_id, ts). Hourly points over a market's whole life, 1-minute points for recent days. A point fetched twice is stored once, so counts need no FINAL. A gap is a time nobody traded or quoted, not missing data: carry the last price forward.",
+  "polymarket.daily_closes":
+    "Each outcome's last price point of each UTC day, rolled up from polymarket.prices as the points arrive: one row per (id, outcome, day) once merged. The fast way to ask about many markets' prices a day at a time (the calibration reads it). Before a merge a day can have several rows: take argMax(close, last_ts) per (id, outcome, day), or use FINAL.",
+  "polymarket.coverage":
+    "The coverage ledger: where each Polymarket market's history stands, one row per market the history worker has reached (FINAL keeps the newest). state is complete (a closed market's whole life is in), current (an open market up to date at updated_at, refreshed every refresh_minutes by its activity) or upstream error (the venue refused its requests: error, and retry_at). A market in polymarket.markets_latest with no row here is not reached yet; venue_has_none means the venue had no point of it.",
+  "kalshi.coverage":
+    "The coverage ledger: where each Kalshi market's history stands, one row per market the history worker has reached (FINAL keeps the newest). state is complete, current (refreshed every refresh_minutes by its activity) or upstream error (error, retry_at). A market in kalshi.markets_latest with no row here is not reached yet. Trades after the exchange-wide tape started are stored from the tape, whatever the row says.",
   "polymarket.trades":
     "Every Polymarket trade (fill) of every market, from the venue's Data API: one row per (transaction_hash, trade_index). Price in USDC per share (0–1), size in shares. Stored once however often fetched.",
   "kalshi.candles":
@@ -242,6 +248,31 @@ const POLYMARKET_PRICE: Record<string, string> = {
     "The resolution the point was fetched at: 60 for the hourly series over the market's life, 1 for the recent minute series.",
 };
 
+const POLYMARKET_DAILY_CLOSE: Record<string, string> = {
+  id: "The market's id, as in polymarket.markets.",
+  outcome: "The outcome's label, e.g. 'Yes' or 'No'.",
+  day: "The UTC day.",
+  token_id: "The outcome's CLOB token id.",
+  last_ts: "The time of the day's last stored point (UTC, seconds).",
+  close: "The outcome's price at last_ts (USDC 0–1, the same displayed price as polymarket.prices).",
+};
+
+const coverageColumns = (key: string, of: string): Record<string, string> => ({
+  [key]: `The market's ${key}, as in ${of}.`,
+  is_open: "Whether the market was open when its row was written.",
+  state: "complete, current or upstream error (see the table).",
+  history_until: "Up to when (UTC) its price or candle history and its trades are stored.",
+  venue_has_none: "Its whole life was asked for and the venue had no point of it.",
+  points: "Price points (or candles) and trades stored for it by the history worker.",
+  last_trade: "Its newest stored trade (UTC), or NULL.",
+  refresh_minutes:
+    "How often it is refreshed while open: 10 while it trades or in the hour before its end date, 60 after a day's trading, 1440 otherwise.",
+  error: "The venue's answer when its requests failed; empty otherwise.",
+  failures: "Steps in a row that failed for it.",
+  retry_at: "When a failed market is tried again (UTC).",
+  updated_at: "When the row was written (UTC); FINAL keeps the newest.",
+});
+
 const POLYMARKET_TRADE: Record<string, string> = {
   id: "The market's id, as in polymarket.markets.",
   condition_id: "The market's condition id (conditionId), the key the Data API lists trades by.",
@@ -328,6 +359,9 @@ const COLUMNS: Record<string, Record<string, string>> = {
   "polymarket.events": POLYMARKET_EVENT,
   "polymarket.markets": POLYMARKET_MARKET,
   "polymarket.prices": POLYMARKET_PRICE,
+  "polymarket.daily_closes": POLYMARKET_DAILY_CLOSE,
+  "polymarket.coverage": coverageColumns("id", "polymarket.markets"),
+  "kalshi.coverage": coverageColumns("ticker", "kalshi.markets"),
   "polymarket.trades": POLYMARKET_TRADE,
   "kalshi.events": KALSHI_EVENT,
   "kalshi.markets": KALSHI_MARKET,

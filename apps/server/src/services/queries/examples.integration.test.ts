@@ -87,9 +87,44 @@ describe("the example queries", () => {
       const body = (await response.json()) as { row_count?: number; error?: { message: string } };
       expect(body.error?.message).toBeUndefined();
       expect(response.status).toBe(200);
-      if (/polymarket\.prices|kalshi\.candles|\.trades\b/.test(example.sql)) {
+      if (/polymarket\.prices|polymarket\.daily_closes|kalshi\.candles|\.trades\b/.test(example.sql)) {
         expect(body.row_count, "an example of the history returns rows").toBeGreaterThan(0);
       }
     });
   }
+
+  it("the calibration over the daily closes answers what the same question over every point does", async () => {
+    const calibration = EXAMPLE_QUERIES.find((example) => example.sql.includes("polymarket.daily_closes"));
+    expect(calibration).toBeDefined();
+    // The rollup's own rows equal each (id, outcome, day)'s last point.
+    const [rollup] = await t.stores.warehouse.query<{ rollup: string; points: string }>(
+      `SELECT
+         (SELECT toString(groupArraySorted(1000000)((id, outcome, day, close)))
+            FROM (SELECT id, outcome, day, argMax(close, last_ts) AS close FROM polymarket.daily_closes GROUP BY id, outcome, day)) AS rollup,
+         (SELECT toString(groupArraySorted(1000000)((id, outcome, day, close)))
+            FROM (SELECT id, outcome, toDate(ts) AS day, argMax(price, ts) AS close FROM polymarket.prices GROUP BY id, outcome, day)) AS points`,
+    );
+    expect(rollup?.rollup.length).toBeGreaterThan(10);
+    expect(rollup?.rollup).toBe(rollup?.points);
+
+    const fromPoints = (calibration?.sql ?? "").replace(
+      /before AS \([\s\S]*?GROUP BY d\.id\n\)/,
+      `before AS (
+  SELECT p.id AS id, argMax(p.price, p.ts) AS price
+  FROM polymarket.prices AS p
+  INNER JOIN resolved AS r ON p.id = r.id AND p.outcome = r.yes_outcome
+  WHERE toDate(p.ts) < toDate(r.asked_at) AND toDate(p.ts) >= toDate(r.asked_at) - 7
+  GROUP BY p.id
+)`,
+    );
+    expect(fromPoints).toContain("polymarket.prices");
+    const run = async (sql: string) => {
+      const response = await t.app.request("/api/query/rows", json({ query: sql, limit: 1000 }, { token }));
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { rows: unknown[] }).rows;
+    };
+    const answer = await run(calibration?.sql ?? "");
+    expect(answer.length).toBeGreaterThan(0);
+    expect(answer).toEqual(await run(fromPoints));
+  });
 });

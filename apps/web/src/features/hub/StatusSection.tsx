@@ -10,7 +10,7 @@ import { useEffect, useState } from "react";
 import { formatRelative } from "../../lib/time";
 import { Badge, type BadgeTone } from "../../ui/Badge";
 import { EmptyState } from "../../ui/EmptyState";
-import { formatCount, formatDate, formatDuration } from "../../ui/format";
+import { formatCount, formatDate, formatDuration, formatTimestamp } from "../../ui/format";
 import { SourceMark } from "../../ui/SourceMark";
 import { Spinner } from "../../ui/Spinner";
 import { StatTile } from "../../ui/StatTile";
@@ -281,6 +281,12 @@ function History({ status }: { status: SyncStatusResponse }) {
                   <span>Points and trades stored</span>
                   <strong>{formatCount(history.points_stored)}</strong>
                 </li>
+                {history.trades_complete_until && (
+                  <li>
+                    <span>Every trade stored up to</span>
+                    <strong data-testid="history-tape">{formatTimestamp(history.trades_complete_until)} UTC</strong>
+                  </li>
+                )}
                 <li>
                   <span>Oldest point</span>
                   <strong>{formatDate(history.oldest_point)}</strong>

@@ -63,7 +63,10 @@ const OPEN_STATUSES = "('initialized', 'inactive', 'active', 'unopened', 'open',
 const MARKETS = `
   SELECT ticker AS market,
          toUnixTimestamp(coalesce(open_time, created_time)) AS opened,
-         if(status IN ${OPEN_STATUSES}, NULL, toUnixTimestamp(coalesce(close_time, settlement_ts, updated_time))) AS closed_at
+         if(status IN ${OPEN_STATUSES}, NULL, toUnixTimestamp(coalesce(close_time, settlement_ts, updated_time))) AS closed_at,
+         -- The expected end, not close_time: that is often a backstop months later.
+         toUnixTimestamp(coalesce(expected_expiration_time, close_time)) AS closes_at,
+         volume_24h AS volume_day
   FROM kalshi.markets_latest FINAL
   WHERE coalesce(open_time, created_time) IS NOT NULL`;
 
@@ -112,7 +115,7 @@ async function step(run: HistoryRun, limit: number): Promise<HistoryOutcome> {
   const nowSeconds = Math.floor(run.now / 1000);
   const targets = await chooseTargets<MarketRow>(warehouse, "kalshi", MARKETS, {
     limit,
-    dueBefore: run.now - run.refreshMs,
+    refreshMs: run.refreshMs,
     now: run.now,
   });
   if (targets.length === 0) return withTape({ pages: 0, skipped: 0, markets: 0, failed: 0, points: 0, more: false });
@@ -143,6 +146,7 @@ async function step(run: HistoryRun, limit: number): Promise<HistoryOutcome> {
   )) {
     newestTrade.set(row.ticker, { second: Number(row.second), ids: new Set(row.ids) });
   }
+  const lastTrade = new Map([...newestTrade].map(([ticker, { second }]) => [ticker, second]));
 
   // Each (market, interval) series: the windows it still needs, oldest first. A series of
   // one live window can share a batch request with others asking the same window; a longer
@@ -270,6 +274,8 @@ async function step(run: HistoryRun, limit: number): Promise<HistoryOutcome> {
     }
     const fresh = [...byId.values()].filter((row) => !stored?.ids.has(row.trade_id));
     fresh.sort((a, b) => a.created_time.localeCompare(b.created_time));
+    const newest = fresh.at(-1);
+    if (newest) lastTrade.set(target.market, Math.floor(Date.parse(`${newest.created_time}Z`) / 1000));
     count(target.market, fresh.length);
     await trades.add(fresh);
   });
@@ -280,6 +286,8 @@ async function step(run: HistoryRun, limit: number): Promise<HistoryOutcome> {
     sinks: [candles, trades],
     written: points,
     failed,
+    lastTrade,
+    coverage: { table: "kalshi.coverage", key: "ticker" },
     pages,
     skipped,
   });
@@ -295,6 +303,7 @@ export const kalshiHistory: SourceHistory = {
     { table: "kalshi.trades", time: "created_time" },
   ],
   knownMarketsSql: `SELECT count() FROM (${MARKETS})`,
+  marketsSql: MARKETS,
   // The tape is walked every two minutes, so a trade is stored within a few minutes of it.
   feedIntervalMs: 2 * 60_000,
 };

@@ -170,7 +170,8 @@ interface MarketRow {
 const MARKETS = `
   SELECT id AS market, conditionId AS condition_id, clobTokenIds AS tokens, outcomes,
          toUnixTimestamp(coalesce(startDate, createdAt)) AS opened,
-         if(closed, toUnixTimestamp(coalesce(closedTime, endDate, updatedAt)), NULL) AS closed_at
+         if(closed, toUnixTimestamp(coalesce(closedTime, endDate, updatedAt)), NULL) AS closed_at,
+         toUnixTimestamp(endDate) AS closes_at, volume24hr AS volume_day
   FROM polymarket.markets_latest FINAL
   WHERE length(clobTokenIds) > 0 AND coalesce(startDate, createdAt) IS NOT NULL`;
 
@@ -178,7 +179,7 @@ async function step(run: HistoryRun, limit: number) {
   const { warehouse } = run;
   const targets = await chooseTargets<MarketRow>(warehouse, "polymarket", MARKETS, {
     limit,
-    dueBefore: run.now - run.refreshMs,
+    refreshMs: run.refreshMs,
     now: run.now,
   });
   const ids = targets.map((target) => target.market);
@@ -201,6 +202,7 @@ async function step(run: HistoryRun, limit: number) {
   )) {
     newestTrade.set(row.id, { ts: Number(row.ts), keys: new Set(row.keys) });
   }
+  const lastTrade = new Map([...newestTrade].map(([id, { ts }]) => [id, ts]));
 
   const prices = new RowSink(warehouse, "polymarket.prices", run.batchRows);
   const trades = new RowSink(warehouse, "polymarket.trades", run.batchRows);
@@ -288,6 +290,7 @@ async function step(run: HistoryRun, limit: number) {
             (row.ts === stored.ts && !stored.keys.has(`${row.transaction_hash}:${row.trade_index}`)),
         );
         points += fresh.length;
+        for (const row of fresh) lastTrade.set(market.id, Math.max(lastTrade.get(market.id) ?? 0, row.ts));
         await trades.add(fresh);
       }
     } finally {
@@ -301,6 +304,8 @@ async function step(run: HistoryRun, limit: number) {
     sinks: [prices, trades],
     written,
     failed,
+    lastTrade,
+    coverage: { table: "polymarket.coverage", key: "id" },
     pages,
     skipped,
   });
@@ -319,4 +324,5 @@ export const polymarketHistory: SourceHistory = {
     { table: "polymarket.trades", time: "ts" },
   ],
   knownMarketsSql: `SELECT count() FROM (${MARKETS})`,
+  marketsSql: MARKETS,
 };
