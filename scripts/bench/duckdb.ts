@@ -45,6 +45,8 @@ export async function exportParquet(warehouse: Warehouse, dir: string): Promise<
 export interface DuckDb {
   version: string;
   run(sql: string): Promise<number>;
+  /** The answer's rows, as JS values. */
+  rows(sql: string): Promise<Array<Record<string, unknown>>>;
   close(): void;
 }
 
@@ -61,6 +63,7 @@ export async function openDuckDb(dir: string, threads: number): Promise<DuckDb> 
     version: duckdbVersion(),
     // Rows are materialised as JS values, as the other two paths decode theirs.
     run: async (sql) => (await connection.runAndReadAll(sql)).getRowObjectsJS().length,
+    rows: async (sql) => (await connection.runAndReadAll(sql)).getRowObjectsJS() as Array<Record<string, unknown>>,
     close: () => {
       connection.closeSync();
       instance.closeSync();

@@ -43,9 +43,14 @@ export function withLiteralMarket(sql: string, id: string): string {
   return literal;
 }
 
-/** The calibration in DuckDB: lists are 1-based in both, `has` is `list_contains`, `argMax` is `arg_max`, a Bool averages once cast. */
+/**
+ * The calibration in DuckDB, over every point (DuckDB has no daily closes): the Yes
+ * price at the last point of the last whole UTC day before the day asked, within the week
+ * before it. Lists are 1-based in both, `has` is `list_contains`, `argMax` is `arg_max`, a
+ * Bool averages once cast.
+ */
 const CALIBRATION_DUCKDB = `WITH resolved AS (
-  SELECT id, clobTokenIds[1] AS yes_token, outcomePrices[1] = 1 AS yes_won,
+  SELECT id, outcomes[1] AS yes_outcome, outcomePrices[1] = 1 AS yes_won,
     closedTime - INTERVAL 24 HOUR AS asked_at
   FROM pm_markets_latest
   WHERE closed AND len(outcomePrices) = 2 AND list_contains(outcomePrices, 1) AND closedTime IS NOT NULL
@@ -53,8 +58,8 @@ const CALIBRATION_DUCKDB = `WITH resolved AS (
 before AS (
   SELECT p.id AS id, arg_max(p.price, p.ts) AS price
   FROM pm_prices AS p
-  INNER JOIN resolved AS r ON p.id = r.id AND p.token_id = r.yes_token
-  WHERE p.ts <= r.asked_at AND p.ts > r.asked_at - INTERVAL 7 DAY
+  INNER JOIN resolved AS r ON p.id = r.id AND p.outcome = r.yes_outcome
+  WHERE CAST(p.ts AS DATE) < CAST(r.asked_at AS DATE) AND CAST(p.ts AS DATE) >= CAST(r.asked_at AS DATE) - 7
   GROUP BY p.id
 )
 SELECT least(floor(price * 10) / 10, 0.9) AS bucket, count(*) AS markets,
@@ -152,6 +157,8 @@ export interface HistoryQueryResult {
   timings: HistoryQueryTiming[];
   /** The calibration's answer, so the report shows that the data made sense of it. */
   calibration: Array<Record<string, unknown>>;
+  /** Whether DuckDB's answer over every point is the same, bucket for bucket. */
+  calibrationAgrees: boolean;
   engineVersion: string;
   duckdbVersion: string;
   /** The 1-minute load average when the data was ready, and when the queries were done. */
@@ -191,6 +198,13 @@ export async function runHistoryQueries(
         `generated ${synthetic.points.toLocaleString("en-US")} price points of ${synthetic.markets.toLocaleString("en-US")} markets in ${(synthetic.generateMs / 1000).toFixed(0)} s`,
       );
       prices = await measureTable(writer, "polymarket.prices");
+      // The daily closes as a running archive holds them: merged in the background.
+      const merged = performance.now();
+      await writer.command("OPTIMIZE TABLE polymarket.daily_closes FINAL");
+      const [closes] = await writer.query<{ n: string }>("SELECT count() AS n FROM polymarket.daily_closes");
+      log(
+        `daily closes: ${Number(closes?.n).toLocaleString("en-US")} rows, merged in ${((performance.now() - merged) / 1000).toFixed(0)} s`,
+      );
       log(
         `OPTIMIZE FINAL in ${(prices.optimizeMs / 1000).toFixed(0)} s: ${(prices.compressedBytes / prices.rows).toFixed(2)} B per point (${prices.parts} parts)`,
       );
@@ -224,7 +238,13 @@ export async function runHistoryQueries(
         options.runs,
         log,
       );
-      const calibration = await warehouse.query(queries[2]?.clickhouse ?? "");
+      const calibration = await warehouse.query<Record<string, unknown>>(queries[2]?.clickhouse ?? "");
+      const answer = (rows: Array<Record<string, unknown>>) =>
+        JSON.stringify(
+          rows.map((row) => [row.bucket, row.markets, row.avg_price, row.yes_rate].map((value) => Number(value))),
+        );
+      const calibrationAgrees = answer(calibration) === answer(await duck.rows(queries[2]?.duckdb ?? ""));
+      log(`calibration: DuckDB's answer over every point ${calibrationAgrees ? "equals" : "DIFFERS FROM"} the product's`);
       return {
         synthetic,
         prices,
@@ -233,6 +253,7 @@ export async function runHistoryQueries(
         runs: options.runs,
         timings,
         calibration,
+        calibrationAgrees,
         engineVersion,
         duckdbVersion: duck.version,
         load: { generated: generatedLoad, queried: loadAverage() },

@@ -235,8 +235,8 @@ order that changes from round to round: **product** = \`POST /api/query\` with a
 \`startServer\` (its sandbox: 30 s time limit, 2 threads); **engine** = the same SQL on a warehouse client with the
 sandbox's settings but no time limit (how long the query really takes); **DuckDB** = the same question over the
 Parquet export (2 threads). ms, median (min–max, n). Example 9 is the market the gallery picks (the most traded
-resolved one, \`${q.lookupId}\`). DuckDB's calibration asks the same question without the example's index condition
-(a ClickHouse key hint; the answer is the same). The diagnostics, on the engine only, are not gallery queries.
+resolved one, \`${q.lookupId}\`). The calibration reads \`polymarket.daily_closes\` (a row per market-day); DuckDB's asks
+the same question over every point, and its answer ${q.calibrationAgrees ? "is the same, bucket for bucket" : "**differs**"}. The diagnostics, on the engine only, are not gallery queries.
 
 ${table(["query", "product", "service", "engine", "DuckDB", "rows (product / engine / DuckDB)", "rows to read; granules kept"], rows)}
 
