@@ -74,7 +74,7 @@ LIMIT 20
 
 ## Prices over time
 
-Prefer the venues' own history over the snapshots for prices and volume through time: polymarket.prices (one row per market id, outcome token and time \`ts\`; price 0–1), polymarket.trades (one row per fill), kalshi.candles (one row per ticker, \`period_minutes\` 1 or 60 — a day is its hours, rolled up — and \`end_period_ts\`; a period with no trade has NULL trade prices, not 0) and kalshi.trades (one row per \`trade_id\`). These hold each point once, so count and sum them without FINAL. A gap means nothing happened, not missing data.
+Prefer the venues' own history over the snapshots for prices and volume through time: polymarket.prices (one row per market id, outcome token and time \`ts\`; price 0–1), polymarket.trades (one row per fill), kalshi.candles (one row per ticker, \`period_minutes\` 1 or 60 — a day is its hours, rolled up — and \`end_period_ts\`; a period with no trade has NULL trade prices, not 0) and kalshi.trades (one row per \`trade_id\`). These hold each point once, so count and sum them without FINAL. A gap means nothing happened, not missing data. polymarket.daily_closes holds each outcome's last price of each UTC day (argMax(close, last_ts) per id, outcome, day): read it for whole-archive daily questions. polymarket.coverage and kalshi.coverage say where each market's history stands (state, history_until, error; no row means not reached yet).
 
 ## Units
 
