@@ -45,12 +45,15 @@ export interface BodyReader<T> {
 type Envelope = z.ZodType | BodyReader<unknown>;
 type EnvelopeOutput<E> = E extends BodyReader<infer T> ? T : E extends z.ZodType ? z.output<E> : never;
 
+/** A page asked for by URL (GET), or by URL and a JSON body (POST: the venues' batch routes). */
+export type PageRequest = string | { url: string; body: unknown };
+
 /**
  * `cost` is what the request spends of its limit (`RateLimiter.acquire`): 1 by default, a
  * venue's token price where it bills by tokens. A retry spends it again.
  */
 export type PageFetcher = <E extends Envelope>(
-  url: string,
+  request: PageRequest,
   envelope: E,
   signal?: AbortSignal,
   cost?: number,
@@ -82,11 +85,20 @@ export function createPageFetcher(options: PageFetcherOptions): PageFetcher {
   const random = options.random ?? Math.random;
   const http = options.fetch ?? globalThis.fetch;
 
-  return async (url, envelope, signal, cost) => {
+  return async (request, envelope, signal, cost) => {
+    const url = typeof request === "string" ? request : request.url;
+    const init: RequestInit =
+      typeof request === "string"
+        ? { headers: { accept: "application/json" } }
+        : {
+            method: "POST",
+            headers: { accept: "application/json", "content-type": "application/json" },
+            body: JSON.stringify(request.body),
+          };
     for (let attempt = 0; ; attempt += 1) {
       await options.limiter.acquire(signal, cost);
       try {
-        return await fetchOnce(http, url, envelope, policy.timeoutMs, signal);
+        return await fetchOnce(http, url, init, envelope, policy.timeoutMs, signal);
       } catch (error) {
         if (signal?.aborted) throw signal.reason ?? error;
         const failure = asUpstreamError(error, url);
@@ -125,6 +137,7 @@ class RetryAfter extends UpstreamError {
 async function fetchOnce<E extends Envelope>(
   http: typeof fetch,
   url: string,
+  init: RequestInit,
   envelope: E,
   timeoutMs: number,
   signal: AbortSignal | undefined,
@@ -134,7 +147,7 @@ async function fetchOnce<E extends Envelope>(
   let response: Response;
   let bytes: Uint8Array;
   try {
-    response = await http(url, { signal: combined, headers: { accept: "application/json" } });
+    response = await http(url, { ...init, signal: combined });
     bytes = new Uint8Array(await response.arrayBuffer());
   } catch (error) {
     if (timeout.aborted) throw new UpstreamError(`timed out after ${timeoutMs} ms: ${url}`, url, undefined, true);

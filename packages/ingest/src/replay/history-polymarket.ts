@@ -70,6 +70,43 @@ export function pricesHistory(context: Context, url: URL): Reply {
   return { status: 200, body: { history: pricePoints(life.path, ref.outcomeIndex, from, to, (fidelity ?? 1) * 60) } };
 }
 
+/** Tokens a `POST /batch-prices-history` may ask for (documented: 20). */
+export const BATCH_PRICE_TOKENS = 20;
+
+/**
+ * `POST /batch-prices-history` with `{markets: [token ids ≤ 20], start_ts, end_ts, fidelity}`:
+ * each token's history as `GET /prices-history` would answer it, keyed by token id, under the
+ * same window limit; a refusal of any token refuses the request.
+ */
+export function batchPricesHistory(context: Context, body: unknown): Reply {
+  const request = (body ?? {}) as Record<string, unknown>;
+  const markets = request.markets;
+  if (!Array.isArray(markets) || markets.length === 0 || !markets.every((m) => typeof m === "string")) {
+    return polymarketError(400, "'markets' must be a non-empty list of asset ids");
+  }
+  if (markets.length > BATCH_PRICE_TOKENS) {
+    return polymarketError(400, `'markets' holds at most ${BATCH_PRICE_TOKENS} asset ids`);
+  }
+  const history: Record<string, unknown> = {};
+  for (const token of markets as string[]) {
+    const url = new URL("http://replay/prices-history");
+    url.searchParams.set("market", token);
+    for (const [name, param] of [
+      ["start_ts", "startTs"],
+      ["end_ts", "endTs"],
+      ["fidelity", "fidelity"],
+      ["interval", "interval"],
+    ] as const) {
+      const value = request[name];
+      if (value !== undefined && value !== null) url.searchParams.set(param, String(value));
+    }
+    const one = pricesHistory(context, url);
+    if (one.status !== 200) return one;
+    history[token] = (one.body as { history: unknown }).history;
+  }
+  return { status: 200, body: { history } };
+}
+
 function pricePoints(path: PricePath, outcomeIndex: number, from: number, to: number, step: number) {
   const lo = Math.max(from, path.start);
   const hi = Math.min(to, path.end);

@@ -33,7 +33,7 @@ import { type Context, type HistoryOptions, kalshiCutoffs, type Reply, readRecor
 import { batchCandles, marketCandles } from "./history-kalshi-candles";
 import { kalshiTrades } from "./history-kalshi-trades";
 import { isArchived, isLegacyKalshiMarket } from "./history-market-life";
-import { polymarketTrades, pricesHistory } from "./history-polymarket";
+import { batchPricesHistory, polymarketTrades, pricesHistory } from "./history-polymarket";
 
 export interface PolymarketHistoryKey {
   eventIndex: number;
@@ -79,7 +79,8 @@ export function* kalshiHistoryKeys(catalog: KalshiCatalog, marketCutoff: number)
   }
 }
 
-export type HistoryRoute = (url: URL) => Reply | null;
+/** A history route; `body` is a POST's JSON. */
+export type HistoryRoute = (url: URL, body?: unknown) => Reply | null;
 
 /** The history routes; null for a path that is not one (the snapshot routes take it). */
 export function createHistoryRoutes(
@@ -93,10 +94,11 @@ export function createHistoryRoutes(
     now: Math.floor((options.now?.() ?? Date.now()) / 1000),
     cutoffs: kalshiCutoffs(options),
   });
-  return (url) => {
+  return (url, body) => {
     const path = url.pathname;
     if (path.startsWith("/polymarket-clob/")) {
       if (path === "/polymarket-clob/prices-history") return pricesHistory(context(), url);
+      if (path === "/polymarket-clob/batch-prices-history") return batchPricesHistory(context(), body);
       return { status: 404, body: { error: `no route ${path}` } };
     }
     if (path.startsWith("/polymarket-data/")) {

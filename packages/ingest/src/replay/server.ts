@@ -36,7 +36,7 @@ export interface Fault {
   kind: FaultKind;
   /** Which venue's requests it hits; both when absent. */
   source?: "polymarket" | "kalshi";
-  /** Only requests whose path and query contain this text (one market's id, say). */
+  /** Only requests whose path and query (and a POST's JSON body) contain this text (one market's id, say). */
   match?: string;
   /** Let this many matching requests through before the fault starts. */
   after?: number;
@@ -91,15 +91,31 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
   let limits: ReplayLimits | null = options.limits ? createReplayLimits(options.limits) : null;
 
   const server = createServer((request, response) => {
-    const url = new URL(request.url ?? "/", "http://replay");
-    requests.push(`${url.pathname}${url.search}`);
+    if (request.method !== "POST") return handle(request.url, response);
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString() || "null");
+      } catch {
+        return send(response, 400, { error: "the request body is not JSON" });
+      }
+      handle(request.url, response, body);
+    });
+  });
+  /** One request; a POST's JSON body is `body`, and the request log shows it after a `#`. */
+  function handle(path: string | undefined, response: ServerResponse, body?: unknown) {
+    const url = new URL(path ?? "/", "http://replay");
+    const seen = `${url.pathname}${url.search}${body === undefined ? "" : `#${JSON.stringify(body)}`}`;
+    requests.push(seen);
     const source = url.pathname.startsWith("/polymarket") ? "polymarket" : "kalshi";
     const refusal = limits?.admit(url);
     if (refusal) {
       const headers: Record<string, string> = refusal.retryAfter ? { "retry-after": refusal.retryAfter } : {};
       return send(response, 429, { error: "Too Many Requests" }, headers);
     }
-    const active = takeFault(fault, source, `${url.pathname}${url.search}`);
+    const active = takeFault(fault, source, seen);
     if (active === "stall") {
       response.writeHead(200, { "content-type": "application/json" });
       response.write('{"events": [');
@@ -122,15 +138,15 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
           : { error: "market not found" },
       );
     try {
-      const { status, body } =
-        history(url) ??
+      const reply =
+        history(url, body) ??
         (source === "polymarket" ? routePolymarket(polymarket, url) : routeKalshi(kalshi, url, options));
-      if (active === "repeat-cursor") repeatCursor(body, url);
-      sendWithFault(response, status, body, active);
+      if (active === "repeat-cursor") repeatCursor(reply.body, url);
+      sendWithFault(response, reply.status, reply.body, active);
     } catch (error) {
       send(response, 500, { error: String(error) });
     }
-  });
+  }
   server.on("connection", (socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));

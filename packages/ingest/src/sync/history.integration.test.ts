@@ -149,6 +149,14 @@ describe("the history worker", () => {
       const url = new URL(path, "http://replay");
       const p = (name: string) => Number(url.searchParams.get(name));
       if (url.pathname.endsWith("/prices-history") && p("endTs") - p("startTs") > 15 * 86_400) over.push(path);
+      if (url.pathname.endsWith("/batch-prices-history")) {
+        const body = JSON.parse(decodeURIComponent(url.hash.slice(1))) as {
+          markets: string[];
+          start_ts: number;
+          end_ts: number;
+        };
+        if (body.markets.length > 20 || body.end_ts - body.start_ts > 15 * 86_400) over.push(path);
+      }
       if (url.pathname.endsWith("/candlesticks")) {
         const periods = (p("end_ts") - p("start_ts")) / (p("period_interval") * 60);
         const tickers = url.searchParams.get("market_tickers")?.split(",").length ?? 1;
@@ -160,7 +168,9 @@ describe("the history worker", () => {
     expect(over).toEqual([]);
     expect(h.replay.requests.some((path) => path.includes("/markets/candlesticks?"))).toBe(true);
     expect(h.replay.requests.some((path) => path.includes("/historical/markets/"))).toBe(true);
-    expect(h.replay.requests.some((path) => path.includes("fidelity=1&") || path.endsWith("fidelity=1"))).toBe(true);
+    // Open markets' minutes in batches of tokens, more than one a request.
+    const batches = h.replay.requests.filter((path) => path.includes("/batch-prices-history#"));
+    expect(batches.some((path) => path.includes('"fidelity":1}') && path.includes('","'))).toBe(true);
   });
 
   it("reads a market whose trades straddle the cutoff from both tiers, each trade once", async () => {
@@ -314,6 +324,49 @@ describe("one market's failure", () => {
       expect(await contents(h)).toEqual(reference);
     }, 300_000);
   }
+
+  it("polymarket: a token the CLOB answers 404 for fails its own market only, its batch asked again token by token", async () => {
+    const [picked] = await h.warehouse.query<{ market: string; token: string }>(
+      `SELECT id AS market, any(token_id) AS token FROM polymarket.prices
+       WHERE id IN (SELECT id FROM polymarket.markets_latest FINAL WHERE NOT closed)
+       GROUP BY id ORDER BY id LIMIT 1`,
+    );
+    const market = picked?.market as string;
+    const others = await othersOf("polymarket", market);
+    await forget("polymarket");
+    h.replay.requests.length = 0;
+    h.replay.setFault({ kind: "not-found", source: "polymarket", match: picked?.token as string });
+    try {
+      await drain(h, "polymarket");
+    } finally {
+      h.replay.setFault(null);
+    }
+    // Its batch was refused, then asked again one token at a time.
+    const refused = h.replay.requests.filter(
+      (path) => path.includes("/batch-prices-history#") && path.includes(picked?.token as string),
+    );
+    expect(refused.length).toBeGreaterThan(0);
+    expect(h.replay.requests.some((path) => path.includes(`/prices-history?market=${picked?.token}&`))).toBe(true);
+    expect(await othersOf("polymarket", market), "every other market's history is stored").toEqual(others);
+    const [ledger] = await h.warehouse.query<{ state: string; error: string }>(
+      "SELECT state, error FROM polymarket.coverage FINAL WHERE id = {market:String}",
+      { params: { market } },
+    );
+    expect(ledger).toMatchObject({ state: "upstream error" });
+    const retried = await runHistoryStep({ ...h.deps, clock: () => new Date(NOW + 11 * 60_000) }, "polymarket", {
+      markets: 200,
+    });
+    expect(retried.run.error).toBeNull();
+    // An open market fetched later than the others: its own minutes start later, so only
+    // that it is in now, and that nothing else moved.
+    const [after] = await h.warehouse.query<{ state: string; points: string }>(
+      "SELECT state, toString(points) AS points FROM polymarket.coverage FINAL WHERE id = {market:String}",
+      { params: { market } },
+    );
+    expect(after?.state).toBe("current");
+    expect(Number(after?.points)).toBeGreaterThan(0);
+    expect(await othersOf("polymarket", market)).toEqual(others);
+  }, 300_000);
 });
 
 describe("a history step killed with SIGKILL", () => {

@@ -8,14 +8,27 @@
  * and `interval=max` come back empty for resolved markets). Each token's path is hourly
  * (`fidelity=60`) up to its last days and every minute (`fidelity=1`) from there on; an
  * open market keeps its minutes as it goes. A point time is one row, whatever fidelity
- * brought it, so the two never cover the same time. Trades are paged by
+ * brought it, so the two never cover the same time. Series that fit one window (an open
+ * market's refresh, above all) go 20 tokens a request to `POST /batch-prices-history`,
+ * counted on `/prices-history`'s limit. Trades are paged by
  * cursor, newest first, until they reach what is stored. A trade is keyed by its
  * transaction hash and `trade_index`, its place among that transaction's fills ordered by
  * (token, side, price, size, wallet): the feed has no fill id, and fills of one
  * transaction share a second, so a market's walk always holds all of them.
  */
 import { z } from "zod";
-import { chooseTargets, finishStep, forEachMarket, minuteRange, RowSink, rangeToFetch, windowsOf } from "../../history";
+import {
+  chooseTargets,
+  eachConcurrently,
+  finishStep,
+  forEachMarket,
+  isMarketFailure,
+  minuteRange,
+  RowSink,
+  rangeToFetch,
+  type Window,
+  windowsOf,
+} from "../../history";
 import { windowUnder } from "../../http/rate-limiter";
 import type { HistoryRun, SourceHistory } from "../../source";
 
@@ -50,6 +63,20 @@ export interface PolymarketTradeRow {
 }
 
 const ZPricesHistory = z.object({ history: z.array(z.unknown()) });
+/** `POST /batch-prices-history`: each asked token's points, by token id. */
+const ZBatchPricesHistory = z.object({ history: z.record(z.string(), z.array(z.unknown()).nullish()) });
+/** Tokens per `POST /batch-prices-history` (documented: at most 20). */
+const BATCH_PRICE_TOKENS = 20;
+
+/** One token's series still to fetch, and the window one request asks for. */
+interface PriceSeries {
+  market: PolymarketMarketRef;
+  token: string;
+  fidelity: number;
+  /** What the series still needs (points outside it are stored already). */
+  range: Window;
+  window: Window;
+}
 const ZPoint = z.object({ t: z.number().int().positive(), p: z.number().min(0).max(1) });
 
 /** The Data API's trades page: `{ trades, next_cursor, has_more }` (a bare list from v1). */
@@ -213,89 +240,159 @@ async function step(run: HistoryRun, limit: number) {
   const written = new Map<string, number>();
   const failed = new Map<string, string>();
 
-  await forEachMarket(targets, CONCURRENCY, failed, async (target) => {
-    const market: PolymarketMarketRef = {
-      id: target.market,
-      conditionId: target.condition_id,
-      tokens: target.tokens,
-      outcomes: target.outcomes,
-    };
-    let points = 0;
-    // What a failed market stored before failing stays, and is counted.
-    try {
-      for (const token of market.tokens) {
-        // Minutes from the last days on (and from wherever they began), hours before that: a
-        // point time is one row (the table's key), so the two series never overlap.
-        const minutes = stored.get(`${market.id} ${token} 1`);
-        const hours = stored.get(`${market.id} ${token} 60`);
-        // Once begun, minutes go on from the newest one, however long ago: no gap between the two.
-        const minute = minutes
-          ? rangeToFetch(target, minutes.newest, run.now)
-          : minuteRange(target, undefined, run.now);
-        const minutesFrom = minutes?.oldest ?? minute?.from;
-        const hour = rangeToFetch(target, hours?.newest, run.now);
-        const series = [
-          {
-            fidelity: 60,
-            range: hour && minutesFrom !== undefined ? { ...hour, to: Math.min(hour.to, minutesFrom - 1) } : hour,
-          },
-          { fidelity: 1, range: minute },
-        ];
-        for (const { fidelity, range } of series) {
-          if (!range || range.from > range.to) continue;
-          // Between the newest hourly point and the first minute there is room for another
-          // hourly point only if an hour fits: an open market's refresh asks for minutes only.
-          if (fidelity === 60 && hours && range.to - range.from < 59 * 60) continue;
+  const count = (id: string, n: number) => written.set(id, (written.get(id) ?? 0) + n);
+  const refOf = (target: (typeof targets)[number]): PolymarketMarketRef => ({
+    id: target.market,
+    conditionId: target.condition_id,
+    tokens: target.tokens,
+    outcomes: target.outcomes,
+  });
+
+  // Each token's series still to fetch. One that fits a single window, on a grid of whole
+  // days so tokens refreshed together share it, goes with up to 19 others in one
+  // `POST /batch-prices-history`; a longer one is fetched window after window, so what is
+  // stored is always a prefix of it.
+  const sequential: PriceSeries[] = [];
+  const batchable = new Map<string, PriceSeries[]>();
+  for (const target of targets) {
+    const market = refOf(target);
+    for (const token of market.tokens) {
+      // Minutes from the last days on (and from wherever they began), hours before that: a
+      // point time is one row (the table's key), so the two series never overlap.
+      const minutes = stored.get(`${market.id} ${token} 1`);
+      const hours = stored.get(`${market.id} ${token} 60`);
+      // Once begun, minutes go on from the newest one, however long ago: no gap between the two.
+      const minute = minutes ? rangeToFetch(target, minutes.newest, run.now) : minuteRange(target, undefined, run.now);
+      const minutesFrom = minutes?.oldest ?? minute?.from;
+      const hour = rangeToFetch(target, hours?.newest, run.now);
+      const series = [
+        {
+          fidelity: 60,
+          range: hour && minutesFrom !== undefined ? { ...hour, to: Math.min(hour.to, minutesFrom - 1) } : hour,
+        },
+        { fidelity: 1, range: minute },
+      ];
+      for (const { fidelity, range } of series) {
+        if (!range || range.from > range.to) continue;
+        // Between the newest hourly point and the first minute there is room for another
+        // hourly point only if an hour fits: an open market's refresh asks for minutes only.
+        if (fidelity === 60 && hours && range.to - range.from < 59 * 60) continue;
+        const aligned = { from: range.from - (range.from % 86_400), to: range.to };
+        if (aligned.to - aligned.from < MAX_PRICE_WINDOW_SECONDS) {
+          const key = `${aligned.from} ${aligned.to} ${fidelity}`;
+          batchable.set(key, [...(batchable.get(key) ?? []), { market, token, fidelity, range, window: aligned }]);
+        } else {
           for (const window of windowsOf(range.from, range.to, MAX_PRICE_WINDOW_SECONDS)) {
-            const url = new URL(`${clob.baseUrl.replace(/\/$/, "")}/prices-history`);
-            url.searchParams.set("market", token);
-            url.searchParams.set("startTs", String(window.from));
-            url.searchParams.set("endTs", String(window.to));
-            url.searchParams.set("fidelity", String(fidelity));
-            const body = await clob.fetchPage(url.toString(), ZPricesHistory, run.signal);
-            pages += 1;
-            const mapped = mapPricePoints(market, token, fidelity, body);
-            skipped += mapped.skipped;
-            const fresh = mapped.rows.filter((row) => row.ts >= window.from && row.ts <= window.to);
-            points += fresh.length;
-            await prices.add(fresh);
+            sequential.push({ market, token, fidelity, range, window });
           }
         }
       }
-      if (market.conditionId) {
-        const stored = newestTrade.get(market.id);
-        const collected: unknown[] = [];
-        let cursor: string | null = null;
-        for (;;) {
-          const url = new URL(`${data.baseUrl.replace(/\/$/, "")}/v2/trades`);
-          url.searchParams.set("condition", market.conditionId);
-          url.searchParams.set("limit", String(TRADES_LIMIT));
-          if (cursor) url.searchParams.set("cursor", cursor);
-          const page = await data.fetchPage(url.toString(), ZTradesPage, run.signal);
-          pages += 1;
-          collected.push(...page.trades);
-          const reachedStored =
-            stored !== undefined &&
-            page.trades.some((trade) => Number((trade as { timestamp?: unknown }).timestamp) < stored.ts);
-          const next = page.next_cursor ?? null;
-          if (reachedStored || !next || next === cursor || page.has_more === false) break;
-          cursor = next;
-        }
-        const mapped = mapTrades(market, collected);
-        skipped += mapped.skipped;
-        const fresh = mapped.rows.filter(
-          (row) =>
-            stored === undefined ||
-            row.ts > stored.ts ||
-            (row.ts === stored.ts && !stored.keys.has(`${row.transaction_hash}:${row.trade_index}`)),
-        );
-        points += fresh.length;
-        for (const row of fresh) lastTrade.set(market.id, Math.max(lastTrade.get(market.id) ?? 0, row.ts));
-        await trades.add(fresh);
-      }
-    } finally {
-      written.set(market.id, points);
     }
+  }
+  const base = clob.baseUrl.replace(/\/$/, "");
+  const store = async (series: PriceSeries, history: unknown[]) => {
+    const mapped = mapPricePoints(series.market, series.token, series.fidelity, { history });
+    skipped += mapped.skipped;
+    const low = Math.max(series.range.from, series.window.from);
+    const fresh = mapped.rows.filter((row) => row.ts >= low && row.ts <= series.window.to);
+    count(series.market.id, fresh.length);
+    await prices.add(fresh);
+  };
+  const fetchOne = async (series: PriceSeries) => {
+    if (failed.has(series.market.id)) return;
+    const url = new URL(`${base}/prices-history`);
+    url.searchParams.set("market", series.token);
+    url.searchParams.set("startTs", String(series.window.from));
+    url.searchParams.set("endTs", String(series.window.to));
+    url.searchParams.set("fidelity", String(series.fidelity));
+    try {
+      const body = await clob.fetchPage(url.toString(), ZPricesHistory, run.signal);
+      pages += 1;
+      await store(series, body.history);
+    } catch (error) {
+      if (!isMarketFailure(error)) throw error;
+      failed.set(series.market.id, error.message);
+    }
+  };
+  const fetchBatch = async (batch: PriceSeries[]) => {
+    const [first] = batch as [PriceSeries];
+    if (batch.length === 1) return fetchOne(first);
+    let answer: z.output<typeof ZBatchPricesHistory>;
+    try {
+      answer = await clob.fetchPage(
+        {
+          url: `${base}/batch-prices-history`,
+          body: {
+            markets: batch.map((series) => series.token),
+            start_ts: first.window.from,
+            end_ts: first.window.to,
+            fidelity: first.fidelity,
+          },
+        },
+        ZBatchPricesHistory,
+        run.signal,
+      );
+    } catch (error) {
+      // A batch the venue refuses is asked again token by token: one bad token fails its own market.
+      if (!isMarketFailure(error)) throw error;
+      for (const series of batch) await fetchOne(series);
+      return;
+    }
+    pages += 1;
+    for (const series of batch) await store(series, answer.history[series.token] ?? []);
+  };
+  const requests: Array<() => Promise<void>> = [];
+  for (const group of batchable.values()) {
+    for (let i = 0; i < group.length; i += BATCH_PRICE_TOKENS) {
+      const batch = group.slice(i, i + BATCH_PRICE_TOKENS);
+      requests.push(() => fetchBatch(batch));
+    }
+  }
+  // A long series' windows one after another, in order.
+  const byToken = new Map<string, PriceSeries[]>();
+  for (const series of sequential) {
+    const key = `${series.token} ${series.fidelity}`;
+    byToken.set(key, [...(byToken.get(key) ?? []), series]);
+  }
+  for (const windows of byToken.values()) {
+    requests.push(async () => {
+      for (const series of windows) await fetchOne(series);
+    });
+  }
+  await eachConcurrently(requests, CONCURRENCY, (request) => request());
+
+  await forEachMarket(targets, CONCURRENCY, failed, async (target) => {
+    const market = refOf(target);
+    if (failed.has(market.id) || !market.conditionId) return;
+    const stored = newestTrade.get(market.id);
+    const collected: unknown[] = [];
+    let cursor: string | null = null;
+    for (;;) {
+      const url = new URL(`${data.baseUrl.replace(/\/$/, "")}/v2/trades`);
+      url.searchParams.set("condition", market.conditionId);
+      url.searchParams.set("limit", String(TRADES_LIMIT));
+      if (cursor) url.searchParams.set("cursor", cursor);
+      const page = await data.fetchPage(url.toString(), ZTradesPage, run.signal);
+      pages += 1;
+      collected.push(...page.trades);
+      const reachedStored =
+        stored !== undefined &&
+        page.trades.some((trade) => Number((trade as { timestamp?: unknown }).timestamp) < stored.ts);
+      const next = page.next_cursor ?? null;
+      if (reachedStored || !next || next === cursor || page.has_more === false) break;
+      cursor = next;
+    }
+    const mapped = mapTrades(market, collected);
+    skipped += mapped.skipped;
+    const fresh = mapped.rows.filter(
+      (row) =>
+        stored === undefined ||
+        row.ts > stored.ts ||
+        (row.ts === stored.ts && !stored.keys.has(`${row.transaction_hash}:${row.trade_index}`)),
+    );
+    count(market.id, fresh.length);
+    for (const row of fresh) lastTrade.set(market.id, Math.max(lastTrade.get(market.id) ?? 0, row.ts));
+    await trades.add(fresh);
   });
   return finishStep(warehouse, "polymarket", {
     targets,
