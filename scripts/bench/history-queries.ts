@@ -244,7 +244,9 @@ export async function runHistoryQueries(
           rows.map((row) => [row.bucket, row.markets, row.avg_price, row.yes_rate].map((value) => Number(value))),
         );
       const calibrationAgrees = answer(calibration) === answer(await duck.rows(queries[2]?.duckdb ?? ""));
-      log(`calibration: DuckDB's answer over every point ${calibrationAgrees ? "equals" : "DIFFERS FROM"} the product's`);
+      log(
+        `calibration: DuckDB's answer over every point ${calibrationAgrees ? "equals" : "DIFFERS FROM"} the product's`,
+      );
       return {
         synthetic,
         prices,
