@@ -173,6 +173,10 @@ describe("the market page", () => {
     await page.goto(`${baseUrl}/markets/polymarket/${id}`);
     await expectMarketPage(page);
     await expect.poll(() => page.getByTestId("history-source-note").count()).toBe(0);
+    // The coverage ledger's word on it: the worker reached it.
+    await expect
+      .poll(() => page.getByTestId("history-coverage").textContent())
+      .toMatch(/^History (complete|up to date)/);
     await wide.screenshot("market-polymarket-history-1440");
   }, 240_000);
 

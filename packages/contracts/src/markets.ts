@@ -53,6 +53,14 @@ export const ZMarket = z
       trades: z.number().int().nonnegative(),
       first: z.iso.datetime().nullable().describe("The oldest point or candle"),
       last: z.iso.datetime().nullable(),
+      state: z
+        .enum(["complete", "current", "upstream error", "not reached"])
+        .describe(
+          "Where the archive's history of the market stands (the coverage ledger): its whole life in, up to date, refused by the venue, or not fetched yet",
+        ),
+      until: z.iso.datetime().nullable().describe("Up to when its history is stored"),
+      error: z.string().nullable().describe("The venue's answer when its requests failed"),
+      retry_at: z.iso.datetime().nullable().describe("When a failed market is tried again"),
     }),
     latest: z.record(z.string(), z.unknown()).describe("Every column of the latest snapshot"),
     queries: z

@@ -60,6 +60,23 @@ beforeAll(async () => {
   }));
   await warehouse.insert("polymarket.prices", points);
   await warehouse.insert("polymarket.prices", points);
+  // The coverage ledger: an earlier row, then the venue refusing the market.
+  const ledger = (state: string, updated: number, error = "") => ({
+    id: "501",
+    is_open: false,
+    state,
+    history_until: Math.floor(start / 1000) + 47 * 3600,
+    venue_has_none: false,
+    points: 48,
+    last_trade: null,
+    refresh_minutes: 60,
+    error,
+    failures: error ? 1 : 0,
+    retry_at: error ? Math.floor(start / 1000) + 50 * 3600 : null,
+    updated_at: updated,
+  });
+  await warehouse.insert("polymarket.coverage", [ledger("current", start)]);
+  await warehouse.insert("polymarket.coverage", [ledger("upstream error", start + 1000, "HTTP 404 from …: gone")]);
   await warehouse.insert("polymarket.trades", [
     {
       id: "501",
@@ -174,6 +191,13 @@ describe("GET /api/markets/{venue}/{id}", () => {
     ]);
     // Inserted twice (before a merge folds them), counted once.
     expect(market.history).toMatchObject({ points: 48, trades: 2, first: new Date(start).toISOString() });
+    // The newest ledger row: the venue's answer and when it is tried again.
+    expect(market.history).toMatchObject({
+      state: "upstream error",
+      error: "HTTP 404 from …: gone",
+      until: new Date(start + 47 * HOUR).toISOString(),
+      retry_at: new Date(start + 50 * HOUR).toISOString(),
+    });
     // The panel's SQL takes the id and span as typed parameters, whose values travel with it;
     // with them it runs in the editor's sandbox and gives the same points.
     expect(market.queries.prices.sql).toContain("WHERE id = {id:String}");
@@ -190,6 +214,7 @@ describe("GET /api/markets/{venue}/{id}", () => {
     expect(market).toMatchObject({ status: "resolved", result: "No", subtitle: "Above 1 inch", open_interest: 0 });
     expect(market.url).toBe("https://kalshi.com/markets/kxrain");
     expect(market.history.points).toBe(3);
+    expect(market.history).toMatchObject({ state: "not reached", until: null, error: null });
   });
 
   it("says when a market settled early resolved, not its backstop close years out (issue 24, #7)", async () => {

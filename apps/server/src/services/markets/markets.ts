@@ -45,8 +45,15 @@ export async function getMarket(deps: MarketDeps, venue: Venue, id: string): Pro
   const { row, reading } = await latestRow(deps, venue, id);
   const [[event], [coverage]] = await Promise.all([
     run<{ title: string; slug: string }>(deps, sql.event(reading.eventId)),
-    run<{ points: string; first: string; last: string; trades: string }>(deps, sql.coverage(id)),
+    run<{
+      points: string;
+      first: string;
+      last: string;
+      trades: string;
+      ledger: [string, string, string, string | null];
+    }>(deps, sql.coverage(id)),
   ]);
+  const [state, until, error, retryAt] = coverage?.ledger ?? ["", null, "", null];
   const points = Number(coverage?.points ?? 0);
   const to = deps.clock();
   const from = new Date(Date.parse(reading.openedAt ?? isoTimeOf(coverage?.first) ?? to.toISOString()) - DAY_MS);
@@ -72,6 +79,10 @@ export async function getMarket(deps: MarketDeps, venue: Venue, id: string): Pro
       trades: Number(coverage?.trades ?? 0),
       first: points > 0 ? isoTimeOf(coverage?.first) : null,
       last: points > 0 ? isoTimeOf(coverage?.last) : null,
+      state: state === "complete" || state === "current" || state === "upstream error" ? state : "not reached",
+      until: state ? isoTimeOf(until) : null,
+      error: error ? error : null,
+      retry_at: state === "upstream error" ? isoTimeOf(retryAt) : null,
     },
     latest: row,
     queries: {

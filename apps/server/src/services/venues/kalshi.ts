@@ -97,7 +97,9 @@ const panels: MarketPanels = {
     (SELECT uniqExact(period_minutes, end_period_ts) FROM kalshi.candles WHERE ticker = {id:String}) AS points,
     (SELECT min(end_period_ts) FROM kalshi.candles WHERE ticker = {id:String}) AS first,
     (SELECT max(end_period_ts) FROM kalshi.candles WHERE ticker = {id:String}) AS last,
-    (SELECT uniqExact(trade_id) FROM kalshi.trades WHERE ticker = {id:String}) AS trades`,
+    (SELECT uniqExact(trade_id) FROM kalshi.trades WHERE ticker = {id:String}) AS trades,
+    (SELECT tuple(any(state), any(history_until), any(error), any(retry_at))
+       FROM (SELECT * FROM kalshi.coverage FINAL WHERE ticker = {id:String})) AS ledger`,
       { id },
     ),
   firstPoint: (id) =>

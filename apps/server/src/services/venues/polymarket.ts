@@ -68,7 +68,9 @@ const panels: MarketPanels = {
     (SELECT uniqExact(token_id, ts) FROM polymarket.prices WHERE id = {id:String}) AS points,
     (SELECT min(ts) FROM polymarket.prices WHERE id = {id:String}) AS first,
     (SELECT max(ts) FROM polymarket.prices WHERE id = {id:String}) AS last,
-    (SELECT uniqExact(transaction_hash, trade_index) FROM polymarket.trades WHERE id = {id:String}) AS trades`,
+    (SELECT uniqExact(transaction_hash, trade_index) FROM polymarket.trades WHERE id = {id:String}) AS trades,
+    (SELECT tuple(any(state), any(history_until), any(error), any(retry_at))
+       FROM (SELECT * FROM polymarket.coverage FINAL WHERE id = {id:String})) AS ledger`,
       { id },
     ),
   firstPoint: (id) =>

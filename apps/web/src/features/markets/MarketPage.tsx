@@ -18,7 +18,7 @@ import { Chart } from "../../ui/Chart";
 import { CopyButton } from "../../ui/CopyButton";
 import { EmptyState } from "../../ui/EmptyState";
 import { editorUrl } from "../../ui/editor-link";
-import { formatCount, formatDate, formatValue, type ValueKind } from "../../ui/format";
+import { formatCount, formatDate, formatTimestamp, formatValue, type ValueKind } from "../../ui/format";
 import { LoadingScreen } from "../../ui/LoadingScreen";
 import { Page } from "../../ui/Page";
 import { PageHeader } from "../../ui/PageHeader";
@@ -31,6 +31,7 @@ import { isMarketKey } from "./market-keys";
 import {
   chartDataOf,
   closeLine,
+  coverageSentence,
   defaultInterval,
   formatMoney,
   formatVolume,
@@ -377,7 +378,8 @@ function PricePanel({ market }: { market: Market }) {
           {market.history.first && market.history.last
             ? `, ${formatDate(market.history.first)} – ${formatDate(market.history.last)}`
             : ""}
-          .
+          .{" "}
+          <span data-testid="history-coverage">{coverageSentence(market.history, (iso) => formatTimestamp(iso))}</span>
         </span>
         <QueryButton node={market.queries.trades} what="the newest trades" />
       </footer>

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   chartDataOf,
   closeLine,
+  coverageSentence,
   defaultInterval,
   FIELD_TEXT_LIMIT,
   formatMoney,
@@ -22,7 +23,16 @@ const life = (overrides: Partial<Parameters<typeof defaultInterval>[0]> = {}) =>
   closes_at: "2026-04-01T00:00:00.000Z",
   resolved_at: null,
   snapshot_at: "2026-03-10T11:50:00.000Z",
-  history: { points: 0, trades: 0, first: null, last: null },
+  history: {
+    points: 0,
+    trades: 0,
+    first: null,
+    last: null,
+    state: "current" as const,
+    until: null,
+    error: null,
+    retry_at: null,
+  },
   ...overrides,
 });
 
@@ -46,7 +56,16 @@ describe("the interval a market opens at", () => {
   it("starts at the oldest archived point when there is one", () => {
     const market = life({
       opened_at: null,
-      history: { points: 10, trades: 0, first: "2026-03-09T12:00:00.000Z", last: "2026-03-10T12:00:00.000Z" },
+      history: {
+        points: 10,
+        trades: 0,
+        first: "2026-03-09T12:00:00.000Z",
+        last: "2026-03-10T12:00:00.000Z",
+        state: "current" as const,
+        until: null,
+        error: null,
+        retry_at: null,
+      },
     });
     expect(lifeDays(market, NOW)).toBeCloseTo(1, 5);
   });
@@ -215,5 +234,30 @@ describe("closeLine (issue 24, #7)", () => {
       label: "Closed",
       at: "2029-01-20T00:00:00Z",
     });
+  });
+});
+
+describe("coverageSentence", () => {
+  const history = { points: 10, trades: 2, first: null, last: null, until: null, error: null, retry_at: null } as const;
+  const format = (iso: string) => iso.slice(0, 16).replace("T", " ");
+  it("says what the ledger says, with the venue's own answer when it failed", () => {
+    expect(coverageSentence({ ...history, state: "complete" }, format)).toBe(
+      "History complete: the market's whole life is archived.",
+    );
+    expect(coverageSentence({ ...history, state: "current", until: "2026-11-27T10:00:00.000Z" }, format)).toBe(
+      "History up to date to 2026-11-27 10:00 UTC.",
+    );
+    expect(
+      coverageSentence(
+        {
+          ...history,
+          state: "upstream error",
+          error: "HTTP 404: market not found",
+          retry_at: "2026-11-27T10:10:00.000Z",
+        },
+        format,
+      ),
+    ).toBe("History incomplete: the venue answered “HTTP 404: market not found”; tried again at 2026-11-27 10:10 UTC.");
+    expect(coverageSentence({ ...history, state: "not reached" }, format)).toContain("not archived yet");
   });
 });

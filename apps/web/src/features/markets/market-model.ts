@@ -223,3 +223,23 @@ export function matchesField(field: LatestField, search: string): boolean {
   if (!needle) return true;
   return field.name.toLowerCase().includes(needle) || field.text.toLowerCase().includes(needle);
 }
+
+/**
+ * The coverage ledger's word on the market's history, one sentence: complete, up to date
+ * (until when), refused by the venue (its answer, and when it is tried again), or not
+ * fetched yet.
+ */
+export function coverageSentence(history: Market["history"], format: (iso: string) => string): string {
+  switch (history.state) {
+    case "complete":
+      return "History complete: the market's whole life is archived.";
+    case "current":
+      return history.until ? `History up to date to ${format(history.until)} UTC.` : "History up to date.";
+    case "upstream error":
+      return `History incomplete: the venue answered “${history.error ?? "an error"}”${
+        history.retry_at ? `; tried again at ${format(history.retry_at)} UTC` : ""
+      }.`;
+    default:
+      return "History not archived yet: open markets are fetched first, closing soonest first.";
+  }
+}
