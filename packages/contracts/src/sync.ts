@@ -57,6 +57,11 @@ export const ZSourceSync = z.object({
   recent_runs: z.array(ZSyncRun),
   /** The price, candle and trade history (`polymarket.prices`, `kalshi.candles`, the trades). */
   history: ZHistoryProgress,
+  /**
+   * Each of the venue's rate limits by host, as measured at the client: the share of the
+   * venue's own limit the last minute used (0–1). Empty where no scheduler runs here.
+   */
+  limits_used: z.record(z.string(), z.number().nonnegative()),
 });
 export type SourceSync = z.infer<typeof ZSourceSync>;
 

@@ -49,6 +49,12 @@ describe("scheduler", () => {
     expect(status.sources.polymarket.last_sync).not.toBeNull();
     expect(status.sources.kalshi.markets_count).toBeGreaterThan(0);
     expect(status.table_counts["polymarket.markets"]).toBeGreaterThan(0);
+    // Each venue's limits as measured at the client: some use in the last minute, inside the limit.
+    for (const source of ["polymarket", "kalshi"] as const) {
+      const used = status.sources[source].limits_used;
+      expect(used[source], source).toBeGreaterThan(0);
+      expect(Math.max(...Object.values(used)), source).toBeLessThan(0.9);
+    }
 
     const runs = await h.warehouse.query<{ source: string; started: number; finished: number }>(
       `SELECT source, toUnixTimestamp64Milli(started_at) AS started, toUnixTimestamp64Milli(finished_at) AS finished

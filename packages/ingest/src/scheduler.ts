@@ -31,6 +31,8 @@ export interface SourceSchedulerState {
   historyDueAt: number | null;
   lastRun: SyncRunSummary | null;
   nextSnapshotAt: number | null;
+  /** Each of the source's limits by host: the share of the venue's limit the last minute used (0–1). */
+  limitsUsed: Record<string, number>;
 }
 
 export type SchedulerState = Partial<Record<SourceName, SourceSchedulerState>>;
@@ -176,6 +178,7 @@ export function createScheduler(given: SyncDeps, options: SchedulerOptions): Sch
           historyDueAt: options.history === false ? null : now(),
           lastRun: null,
           nextSnapshotAt: now(),
+          limitsUsed: {},
         });
         loops.push(
           loop(source).catch((error: unknown) => {
@@ -193,7 +196,18 @@ export function createScheduler(given: SyncDeps, options: SchedulerOptions): Sch
       await Promise.all(loops.splice(0));
     },
     state() {
-      return Object.fromEntries([...states].map(([source, state]) => [source, { ...state }]));
+      const limitsUsed = (source: SourceName) => {
+        const hosts = [source, ...sourceNamed(source).history.hosts.map((host) => host.name)];
+        const used: Record<string, number> = {};
+        for (const host of new Set(hosts)) {
+          const limiter = deps.rateLimiters?.get(host);
+          if (limiter) used[host] = Math.round(limiter.usage().shareOfVenueLimit * 1000) / 1000;
+        }
+        return used;
+      };
+      return Object.fromEntries(
+        [...states].map(([source, state]) => [source, { ...state, limitsUsed: limitsUsed(source) }]),
+      );
     },
     nextRun(source) {
       return new Promise((resolve) => {

@@ -34,6 +34,7 @@ export interface SourceSyncView {
   markets_count: number;
   recent_runs: SyncRunView[];
   history: HistoryProgress;
+  limits_used: Record<string, number>;
 }
 
 export interface SyncStatus {
@@ -114,6 +115,7 @@ async function sourceStatus(
       success: Boolean(Number(run.success)),
     })),
     history,
+    limits_used: live?.limitsUsed ?? {},
   };
 }
 

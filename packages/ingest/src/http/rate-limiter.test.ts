@@ -90,6 +90,8 @@ describe("Kalshi's token bucket at the client", () => {
     expect(use?.admitted ?? 0).toBeGreaterThan(0.85 * 200 * seconds);
     expect(use?.admitted ?? 0).toBeLessThan(0.9 * 200 * seconds + 200);
     expect(client.usage()).toMatchObject({ requests: 600, granted: 3_400 });
+    // Measured at the client: the last minute used 88 % of the venue's limit.
+    expect(client.usage().shareOfVenueLimit).toBeCloseTo(0.88, 1);
   });
 
   it("follows the configured tier, and refuses a batch larger than the bucket", async () => {

@@ -38,6 +38,13 @@ export interface LimiterUsage {
   waitedMs: number;
   /** Units the limit allows per second. */
   unitsPerSecond: number;
+  /** Units granted in the last minute. */
+  lastMinute: number;
+  /**
+   * The share of the venue's own limit the last minute used (0–1), where the limit says
+   * what the venue's is; else of this limit.
+   */
+  shareOfVenueLimit: number;
 }
 
 /** A sliding window: at most `requests` units in any `perMs`. */
@@ -45,6 +52,8 @@ export interface WindowLimit {
   kind?: "window";
   requests: number;
   perMs: number;
+  /** The venue's own figure, in units a second, when this is a share of it. */
+  venuePerSecond?: number;
 }
 
 /** A token bucket: `capacity` tokens at most, refilled at `tokensPerSecond`. */
@@ -52,6 +61,7 @@ export interface BucketLimit {
   kind: "bucket";
   tokensPerSecond: number;
   capacity: number;
+  venuePerSecond?: number;
 }
 
 export type RateLimit = WindowLimit | BucketLimit;
@@ -72,7 +82,16 @@ export function createRateLimiter(
   sleep: (ms: number, signal?: AbortSignal) => Promise<void> = sleepFor,
 ): RateLimiter {
   const gate = limit.kind === "bucket" ? bucketGate(limit, now) : windowGate(limit, now);
-  const usage: LimiterUsage = { granted: 0, requests: 0, waitedMs: 0, unitsPerSecond: unitsPerSecond(limit) };
+  const usage = { granted: 0, requests: 0, waitedMs: 0, unitsPerSecond: unitsPerSecond(limit) };
+  const venuePerSecond = limit.venuePerSecond ?? usage.unitsPerSecond;
+  // The last minute's grants, oldest first, for the measure of the limit's use.
+  const recent: Array<{ at: number; cost: number }> = [];
+  let recentUnits = 0;
+  const forget = (at: number) => {
+    while (recent.length > 0 && (recent[0] as { at: number }).at <= at - 60_000) {
+      recentUnits -= (recent.shift() as { cost: number }).cost;
+    }
+  };
   let queue: Promise<void> = Promise.resolve();
 
   const take = async (cost: number, signal?: AbortSignal) => {
@@ -82,9 +101,13 @@ export function createRateLimiter(
       if (wait === 0) break;
       await sleep(wait, signal);
     }
+    const at = now();
     usage.granted += cost;
     usage.requests += 1;
-    usage.waitedMs += now() - asked;
+    usage.waitedMs += at - asked;
+    recent.push({ at, cost });
+    recentUnits += cost;
+    forget(at);
   };
   return {
     maxCost: gate.maxCost,
@@ -97,7 +120,10 @@ export function createRateLimiter(
       queue = turn.catch(() => undefined);
       return turn;
     },
-    usage: () => ({ ...usage }),
+    usage: () => {
+      forget(now());
+      return { ...usage, lastMinute: recentUnits, shareOfVenueLimit: recentUnits / (venuePerSecond * 60) };
+    },
   };
 }
 
@@ -160,7 +186,7 @@ export const VENUE_LIMIT_SHARE = 0.88;
 
 /** A venue's "`requests` per `perMs`" limit, as the archive spends it. */
 export function windowUnder(requests: number, perMs: number): WindowLimit {
-  return { requests: Math.floor(requests * VENUE_LIMIT_SHARE), perMs };
+  return { requests: Math.floor(requests * VENUE_LIMIT_SHARE), perMs, venuePerSecond: (requests * 1000) / perMs };
 }
 
 /**
@@ -170,5 +196,5 @@ export function windowUnder(requests: number, perMs: number): WindowLimit {
  */
 export function bucketUnder(tokensPerSecond: number, tokensPerRequest: number): BucketLimit {
   const rate = (tokensPerSecond / tokensPerRequest) * VENUE_LIMIT_SHARE;
-  return { kind: "bucket", tokensPerSecond: rate, capacity: rate };
+  return { kind: "bucket", tokensPerSecond: rate, capacity: rate, venuePerSecond: tokensPerSecond / tokensPerRequest };
 }

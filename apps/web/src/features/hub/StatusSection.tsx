@@ -246,11 +246,13 @@ function History({ status }: { status: SyncStatusResponse }) {
     <section className={styles.history} aria-label="Price and trade history">
       <h2>Price and trade history</h2>
       <p className={styles.muted}>
-        Every market's prices, candles and trades from the venues, open markets first, then closed ones newest first.
+        Every market's prices, candles and trades from the venues: open markets by activity (every 10 minutes while they
+        trade, hourly after a day's trading, daily otherwise), closing soonest first, then closed ones newest first.
       </p>
       <div className={styles.offsets}>
         {VENUES.map((name) => {
           const history = status.sources[name].history;
+          const limits = Object.entries(status.sources[name].limits_used);
           const share = history.markets_known > 0 ? history.markets_done / history.markets_known : 0;
           return (
             <div key={name} data-testid={`history-${name}`}>
@@ -281,6 +283,14 @@ function History({ status }: { status: SyncStatusResponse }) {
                   <span>Points and trades stored</span>
                   <strong>{formatCount(history.points_stored)}</strong>
                 </li>
+                {limits.length > 0 && (
+                  <li>
+                    <span>Rate limits used, last minute</span>
+                    <strong data-testid="history-limits">
+                      {limits.map(([host, used]) => `${host} ${Math.round(used * 100)}%`).join(", ")}
+                    </strong>
+                  </li>
+                )}
                 {history.trades_complete_until && (
                   <li>
                     <span>Every trade stored up to</span>
