@@ -59,7 +59,8 @@ before AS (
   SELECT p.id AS id, arg_max(p.price, p.ts) AS price
   FROM pm_prices AS p
   INNER JOIN resolved AS r ON p.id = r.id AND p.outcome = r.yes_outcome
-  WHERE CAST(p.ts AS DATE) < CAST(r.asked_at AS DATE) AND CAST(p.ts AS DATE) >= CAST(r.asked_at AS DATE) - 7
+  -- The days as a range of times, which DuckDB's join can use (a cast of p.ts it cannot).
+  WHERE p.ts < date_trunc('day', r.asked_at) AND p.ts >= date_trunc('day', r.asked_at) - INTERVAL 7 DAY
   GROUP BY p.id
 )
 SELECT least(floor(price * 10) / 10, 0.9) AS bucket, count(*) AS markets,
