@@ -64,8 +64,9 @@ export const SCHEDULE = { activeMs: 10 * 60_000, quietMs: 24 * 60 * 60_000 } as 
 
 /**
  * The markets a step works on, most wanted first: open markets never fetched, open markets
- * whose history is older than `dueBefore`, then closed markets not yet done, newest close
- * first; a market whose last step failed waits until its `retry_at`. `markets` is a query
+ * due by the schedule (`SCHEDULE`, `refreshMs` its middle tier), both closing soonest
+ * first, then closed markets not yet done, newest close first; a market whose last step
+ * failed waits until its `retry_at`. `markets` is a query
  * over the venue's latest tables answering `market`, `opened` and `closed_at` (Unix
  * seconds, `closed_at` NULL while open), `closes_at` (Unix seconds it is due to close, or
  * NULL) and `volume_day` (the venue's own 24-hour volume) plus whatever the venue needs.

@@ -6,10 +6,13 @@
  * at most 4,800 periods of its interval (5,000 is the cap, judged on the requested range,
  * not the data), only intervals 1, 60 and 1440 exist, and a batch request
  * (`/markets/candlesticks`) carries at most 100 tickers and 10,000 candles in all, again
- * judged on the range, and is billed per ticker on Kalshi's token bucket. Markets settled before `/historical/cutoff` are read from
- * `/historical/markets/{ticker}/candlesticks`; trades are read from `/historical/trades`
- * before the trade cutoff and `/markets/trades` after it, both tiers when a range straddles
- * it, deduplicated on `trade_id` (the tiers overlap by weeks). A trade page is followed by
+ * judged on the range, and no more tickers than Kalshi's token bucket bills at once (each
+ * ticker is billed as a request). Markets settled before `/historical/cutoff` are read
+ * from `/historical/markets/{ticker}/candlesticks`. A step first walks the exchange-wide
+ * trade tape (`tape.ts`); a market's own trades are asked for only before the tape's
+ * start: from `/historical/trades` before the trade cutoff and `/markets/trades` after it,
+ * both tiers when a range straddles it, deduplicated on `trade_id` (the tiers overlap by
+ * weeks). A trade page is followed by
  * its cursor until the cursor is empty: an empty page with a cursor is not the end.
  *
  * One candle, three shapes (live `*_dollars`/`*_fp` text, the historical tier's unsuffixed
