@@ -13,6 +13,7 @@ import { pairJudgements } from "./0012-pair-judgements";
 import { historyAtScale } from "./0013-history-at-scale";
 import { dailyCloses } from "./0014-daily-closes";
 import { coverageLedger } from "./0015-coverage";
+import { coverageDays } from "./0016-coverage-days";
 import type { WarehouseMigration } from "./types";
 
 /** Every warehouse migration, in the order it is applied. Append only. */
@@ -32,6 +33,7 @@ export const warehouseMigrations: readonly WarehouseMigration[] = [
   historyAtScale,
   dailyCloses,
   coverageLedger,
+  coverageDays,
 ];
 
 export type { WarehouseMigration } from "./types";

@@ -332,7 +332,8 @@ export class Sandbox {
       warehousePath: target.path,
       workDirectory,
       databases: MARKET_DATABASES,
-      viewDatabases: CATALOG_DATABASES,
+      // The catalogue views, and the market databases' own views (the coverage ledger's days).
+      viewDatabases: [...CATALOG_DATABASES, ...MARKET_DATABASES],
       settings: settings as Record<string, string | number>,
       size,
       perOwner,

@@ -207,6 +207,17 @@ describe("GET /api/markets/{venue}/{id}", () => {
       json({ query: market.queries.prices.sql, params: market.queries.prices.params, limit: 1000 }, { token }),
     );
     expect(ZQueryResult.parse(await run.json()).row_count).toBe(48);
+    // The ledger's snapshot side reads in user SQL too: one snapshot of it, of one that day.
+    const days = await t.app.request(
+      "/api/query/rows",
+      json(
+        { query: "SELECT snapshots, venue_snapshots FROM polymarket.coverage_days WHERE id = '501'", limit: 10 },
+        { token },
+      ),
+    );
+    const answer = (await days.json()) as { rows?: unknown; error?: { message: string } };
+    expect(answer.error?.message).toBeUndefined();
+    expect(answer.rows).toEqual([["1", "1"]]);
   });
 
   it("reads a settled Kalshi market", async () => {

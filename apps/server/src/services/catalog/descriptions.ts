@@ -34,6 +34,10 @@ const TABLES: Record<string, string> = {
     "The coverage ledger: where each Polymarket market's history stands, one row per market the history worker has reached (FINAL keeps the newest). state is complete (a closed market's whole life is in), current (an open market up to date at updated_at, refreshed every refresh_minutes by its activity) or upstream error (the venue refused its requests: error, and retry_at). A market in polymarket.markets_latest with no row here is not reached yet; venue_has_none means the venue had no point of it.",
   "kalshi.coverage":
     "The coverage ledger: where each Kalshi market's history stands, one row per market the history worker has reached (FINAL keeps the newest). state is complete, current (refreshed every refresh_minutes by its activity) or upstream error (error, retry_at). A market in kalshi.markets_latest with no row here is not reached yet. Trades after the exchange-wide tape started are stored from the tape, whatever the row says.",
+  "polymarket.coverage_days":
+    "The snapshot side of the coverage ledger: per UTC day and Polymarket market, how many snapshots of it are stored (snapshots) beside how many snapshots of the venue were taken that day (venue_snapshots, about 144). A market open all day is in every one; fewer means it opened or closed that day, or a run missed it.",
+  "kalshi.coverage_days":
+    "The snapshot side of the coverage ledger: per UTC day and Kalshi market, how many snapshots of it are stored (snapshots) beside how many snapshots of the venue were taken that day (venue_snapshots, about 144). A market open all day is in every one; fewer means it opened or closed that day, or a run missed it.",
   "polymarket.trades":
     "Every Polymarket trade (fill) of every market, from the venue's Data API: one row per (transaction_hash, trade_index). Price in USDC per share (0–1), size in shares. Stored once however often fetched.",
   "kalshi.candles":
@@ -273,6 +277,13 @@ const coverageColumns = (key: string, of: string): Record<string, string> => ({
   updated_at: "When the row was written (UTC); FINAL keeps the newest.",
 });
 
+const coverageDayColumns = (key: string, of: string): Record<string, string> => ({
+  day: "The UTC day.",
+  [key]: `The market's ${key}, as in ${of}.`,
+  snapshots: "Snapshots of the market stored that day.",
+  venue_snapshots: "Snapshots of the venue taken that day (any market): what a market open all day would have.",
+});
+
 const POLYMARKET_TRADE: Record<string, string> = {
   id: "The market's id, as in polymarket.markets.",
   condition_id: "The market's condition id (conditionId), the key the Data API lists trades by.",
@@ -362,6 +373,8 @@ const COLUMNS: Record<string, Record<string, string>> = {
   "polymarket.daily_closes": POLYMARKET_DAILY_CLOSE,
   "polymarket.coverage": coverageColumns("id", "polymarket.markets"),
   "kalshi.coverage": coverageColumns("ticker", "kalshi.markets"),
+  "polymarket.coverage_days": coverageDayColumns("id", "polymarket.markets"),
+  "kalshi.coverage_days": coverageDayColumns("ticker", "kalshi.markets"),
   "polymarket.trades": POLYMARKET_TRADE,
   "kalshi.events": KALSHI_EVENT,
   "kalshi.markets": KALSHI_MARKET,

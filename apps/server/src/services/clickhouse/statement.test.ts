@@ -58,7 +58,9 @@ describe("prepareStatement", () => {
     };
     timed(2_000);
     // Four times the calls: about four times the time when linear, sixteen when quadratic.
-    const ratio = timed(40_000) / timed(10_000);
+    // The fastest of three of each, so a pause of a busy machine in one of them is not the figure.
+    const fastest = (calls: number) => Math.min(timed(calls), timed(calls), timed(calls));
+    const ratio = fastest(40_000) / fastest(10_000);
     expect(ratio).toBeLessThan(8);
   });
 });

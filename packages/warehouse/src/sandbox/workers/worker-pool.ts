@@ -34,7 +34,7 @@ export interface WorkerPoolOptions {
   /** Where worker directories go (one per worker, removed when it ends). */
   workDirectory: string;
   databases: readonly string[];
-  /** Databases of views (the catalogue views) the workers see too. */
+  /** Databases of views the workers see too: the catalogue views, and the market databases' own. */
   viewDatabases?: readonly string[];
   /** Engine settings of every user query (limits, output), put in the workers' profile. */
   settings: Record<string, string | number>;
