@@ -100,7 +100,7 @@ describe("GET /api/stats", () => {
 });
 
 describe("the catalog's descriptions", () => {
-  it("describes all fourteen market tables, history and cross-venue pairs included, and every one of their columns", async () => {
+  it("describes all nineteen market tables, history, the coverage ledger and cross-venue pairs included, and every one of their columns", async () => {
     const response = await get("/api/tables");
     const { tables } = (await response.json()) as {
       tables: Array<{
@@ -113,11 +113,16 @@ describe("the catalog's descriptions", () => {
       "crossvenue.event_pairs",
       "crossvenue.market_pairs",
       "kalshi.candles",
+      "kalshi.coverage",
+      "kalshi.coverage_days",
       "kalshi.events",
       "kalshi.events_latest",
       "kalshi.markets",
       "kalshi.markets_latest",
       "kalshi.trades",
+      "polymarket.coverage",
+      "polymarket.coverage_days",
+      "polymarket.daily_closes",
       "polymarket.events",
       "polymarket.events_latest",
       "polymarket.markets",
