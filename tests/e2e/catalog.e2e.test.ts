@@ -25,8 +25,8 @@ describe("the data catalog", () => {
     const { page } = wide;
     await page.goto(`${baseUrl}/datasets`);
     const cards = page.getByTestId("table-card");
-    await expect.poll(() => cards.count()).toBe(14);
-    await expect.poll(() => page.getByText("rows •").count(), { timeout: 30_000 }).toBe(14);
+    await expect.poll(() => cards.count()).toBe(19);
+    await expect.poll(() => page.getByText("rows •").count(), { timeout: 30_000 }).toBe(19);
     expect(await page.getByRole("button", { name: "import data" }).isDisabled()).toBe(true);
     await wide.screenshot("catalog-1440");
 
@@ -77,11 +77,11 @@ describe("the data catalog", () => {
     await dock.waitFor();
     const search = page.getByRole("searchbox", { name: "Search tables" });
     await expect.poll(() => search.count()).toBe(1);
-    // Snapshots, latest state, prices and trades.
+    // Snapshots, latest state, prices, daily closes, trades and the coverage ledger.
     await search.fill("polymarket");
-    await expect.poll(() => page.getByTestId("table-card").count()).toBe(6);
+    await expect.poll(() => page.getByTestId("table-card").count()).toBe(9);
     await phone.screenshot("catalog-390");
-    await page.getByTestId("table-card").first().click();
+    await page.getByTestId("table-card").filter({ hasText: "polymarket.events" }).first().click();
     await page.getByRole("heading", { level: 1, name: "polymarket.events" }).waitFor();
     await page.getByRole("button", { name: "Query in Editor" }).waitFor();
     await page.getByRole("button", { name: "Back to Catalog" }).waitFor();
