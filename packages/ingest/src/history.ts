@@ -91,9 +91,8 @@ export async function chooseTargets<Row extends object>(
   >(
     `SELECT m.*, s.points AS points, if(s.market = '', NULL, toUnixTimestamp(s.covered_until)) AS covered_until,
             s.failures AS failures, toUnixTimestamp(s.last_trade) AS last_trade,
-            toUnixTimestamp(s.last_trade) AS traded,
-            multiIf(traded >= {now:UInt32} - 3600 OR m.closes_at BETWEEN {now:UInt32} AND {now:UInt32} + 3600, {active:UInt32},
-                    traded >= {now:UInt32} - 86400 OR m.volume_day > 0, {refresh:UInt32}, {quiet:UInt32}) AS every
+            multiIf(last_trade >= {now:UInt32} - 3600 OR m.closes_at BETWEEN {now:UInt32} AND {now:UInt32} + 3600, {active:UInt32},
+                    last_trade >= {now:UInt32} - 86400 OR m.volume_day > 0, {refresh:UInt32}, {quiet:UInt32}) AS every
      FROM (${markets}) AS m
      LEFT JOIN (
        SELECT market, argMax(covered_until, updated_at) AS covered_until, argMax(done, updated_at) AS done,

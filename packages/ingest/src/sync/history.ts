@@ -122,8 +122,7 @@ export async function readHistoryProgress(
   const due = Math.floor((now - SCHEDULE.quietMs - (options.refreshMs ?? DEFAULT_HISTORY_REFRESH_MS)) / 1000);
   const tables = source.history.tables;
   const [row] = await warehouse.query<{
-    done: string;
-    failing: string;
+    states: [string, string];
     recent: string;
     recent_from: string | null;
     known: string;
@@ -132,13 +131,11 @@ export async function readHistoryProgress(
     tape: number | null;
   }>(
     `SELECT
-       (SELECT countIf(failures = 0 AND (done OR covered_until >= toDateTime({due:UInt32}))) FROM (
+       (SELECT tuple(countIf(failures = 0 AND (done OR covered_until >= toDateTime({due:UInt32}))), countIf(failures > 0))
+        FROM (
           SELECT argMax(done, updated_at) AS done, argMax(covered_until, updated_at) AS covered_until,
                  argMax(failures, updated_at) AS failures
-          FROM internal.history_state WHERE source = {source:String} GROUP BY market)) AS done,
-       (SELECT countIf(failures > 0) FROM (
-          SELECT argMax(failures, updated_at) AS failures
-          FROM internal.history_state WHERE source = {source:String} GROUP BY market)) AS failing,
+          FROM internal.history_state WHERE source = {source:String} GROUP BY market)) AS states,
        (SELECT uniqExact(market) FROM internal.history_state
           WHERE source = {source:String} AND updated_at >= fromUnixTimestamp64Milli({since:Int64})) AS recent,
        (SELECT toUnixTimestamp64Milli(min(updated_at)) FROM internal.history_state
@@ -156,7 +153,8 @@ export async function readHistoryProgress(
     { params: { source: name, due, since: now - 60 * 60 * 1000 } },
   );
   const known = Number(row?.known ?? 0);
-  const done = Math.min(known, Number(row?.done ?? 0));
+  const [doneCount, failing] = row?.states ?? ["0", "0"];
+  const done = Math.min(known, Number(doneCount));
   // The pace over the last hour, or over as much of it as the worker has run.
   const recent = Number(row?.recent ?? 0);
   const minutes = Math.min(60, Math.max(1, (now - Number(row?.recent_from ?? now)) / 60_000));
@@ -165,7 +163,7 @@ export async function readHistoryProgress(
   return {
     markets_done: done,
     markets_known: known,
-    markets_failing: Number(row?.failing ?? 0),
+    markets_failing: Number(failing),
     points_stored: Number(row?.points ?? 0),
     oldest_point: oldest === null || oldest === 0 ? null : new Date(oldest * 1000).toISOString(),
     trades_complete_until: row?.tape ? new Date((Number(row.tape) + 1) * 1000).toISOString() : null,

@@ -152,3 +152,8 @@ export function mapTrades(trades: readonly unknown[]): { rows: KalshiTradeRow[];
   }
   return { rows, skipped };
 }
+
+/** The second (Unix) a trade row was created in. */
+export function tradeSecond(row: KalshiTradeRow): number {
+  return Math.floor(Date.parse(`${row.created_time}Z`) / 1000);
+}

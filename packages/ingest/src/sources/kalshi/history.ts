@@ -37,7 +37,7 @@ import {
 import type { HistoryOutcome, HistoryRun, SourceHistory } from "../../source";
 import { zTimestamp } from "../../upstream-values";
 import { kalshiRateLimit } from "./client";
-import { type KalshiTradeRow, mapCandles, mapTrades, ZTradesPage } from "./history-values";
+import { type KalshiTradeRow, mapCandles, mapTrades, tradeSecond, ZTradesPage } from "./history-values";
 import { walkKalshiTape } from "./tape";
 
 const HOST = "kalshi";
@@ -278,7 +278,7 @@ async function step(run: HistoryRun, limit: number): Promise<HistoryOutcome> {
     const fresh = [...byId.values()].filter((row) => !stored?.ids.has(row.trade_id));
     fresh.sort((a, b) => a.created_time.localeCompare(b.created_time));
     const newest = fresh.at(-1);
-    if (newest) lastTrade.set(target.market, Math.floor(Date.parse(`${newest.created_time}Z`) / 1000));
+    if (newest) lastTrade.set(target.market, tradeSecond(newest));
     count(target.market, fresh.length);
     await trades.add(fresh);
   });

@@ -17,7 +17,7 @@
 import type { Warehouse } from "@epicenter/warehouse";
 import { type FeedState, feedStateWriter, readFeedState } from "../../feeds";
 import type { HistoryRun } from "../../source";
-import { type KalshiTradeRow, mapTrades, ZTradesPage } from "./history-values";
+import { type KalshiTradeRow, mapTrades, tradeSecond, ZTradesPage } from "./history-values";
 
 export const KALSHI_TAPE = { source: "kalshi", feed: "trades" } as const;
 const PAGE_LIMIT = 1_000;
@@ -94,7 +94,7 @@ export async function walkKalshiTape(run: HistoryRun, host: string, maxPages: nu
     const fresh = await unstored(warehouse, mapped.rows);
     if (fresh.length > 0) await warehouse.insert("kalshi.trades", fresh);
     outcome.rows += fresh.length;
-    for (const row of mapped.rows) oldestSeen = Math.min(oldestSeen, Date.parse(`${row.created_time}Z`) / 1000);
+    for (const row of mapped.rows) oldestSeen = Math.min(oldestSeen, tradeSecond(row));
 
     const next = page.cursor ?? "";
     const counted = { pages: state.pages + 1, rows: state.rows + fresh.length };
@@ -104,8 +104,7 @@ export async function walkKalshiTape(run: HistoryRun, host: string, maxPages: nu
     } else if (next === state.cursor) {
       // The venue would serve this page forever: start again below the oldest trade seen
       // (its second again, for the trades beside it; those stored are left out).
-      const below = Math.floor(oldestSeen);
-      top = Number.isFinite(below) && below < top ? below : top - 1;
+      top = Number.isFinite(oldestSeen) && oldestSeen < top ? oldestSeen : top - 1;
       run.logger.warn(
         { url: url.toString(), top },
         "kalshi tape: the cursor came back unchanged; walking on by max_ts",
