@@ -137,8 +137,45 @@ describe("Kalshi's trade tape", () => {
     const stored = await storedTape(SPAN.from, SPAN.to);
     expect(stored.rows).toBe(stored.ids.length);
     expect(stored.ids).toEqual(expected);
+    // The tape stored these markets' recent trades first; their earlier ones still came.
+    const traded = await h.warehouse.query<{ ticker: string }>(
+      `SELECT DISTINCT ticker FROM kalshi.trades
+       WHERE ticker IN (SELECT ticker FROM kalshi.coverage) AND created_time >= toDateTime64({from:UInt32}, 6, 'UTC')`,
+      { params: { from: SPAN.from } },
+    );
+    expect(traded.length).toBeGreaterThan(0);
+    for (const { ticker } of traded.slice(0, 20)) {
+      const before = await h.warehouse.query<{ trade_id: string }>(
+        `SELECT DISTINCT trade_id FROM kalshi.trades
+         WHERE ticker = {ticker:String} AND created_time < toDateTime64({from:UInt32}, 6, 'UTC') ORDER BY trade_id`,
+        { params: { ticker, from: SPAN.from } },
+      );
+      expect(
+        before.map((row) => row.trade_id),
+        ticker,
+      ).toEqual(await venueTrades(ticker, SPAN.from - 1));
+    }
   }, 300_000);
 });
+
+/** One market's trades up to `to` (Unix seconds) as the venue serves them, both tiers. */
+async function venueTrades(ticker: string, to: number): Promise<string[]> {
+  const ids = new Set<string>();
+  for (const tier of ["/historical/trades", "/markets/trades"]) {
+    let cursor = "";
+    do {
+      const url = new URL(`${h.replay.url.kalshi}${tier}`);
+      url.searchParams.set("ticker", ticker);
+      url.searchParams.set("max_ts", String(to));
+      url.searchParams.set("limit", "1000");
+      if (cursor) url.searchParams.set("cursor", cursor);
+      const page = (await (await fetch(url)).json()) as { trades: Array<{ trade_id: string }>; cursor: string };
+      for (const trade of page.trades) ids.add(trade.trade_id);
+      cursor = page.cursor;
+    } while (cursor);
+  }
+  return [...ids].sort();
+}
 
 describe("a tape walk killed with SIGKILL", () => {
   const child = fileURLToPath(new URL("../testing/killable-tape.ts", import.meta.url));

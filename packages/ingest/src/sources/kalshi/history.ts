@@ -137,19 +137,29 @@ async function step(run: HistoryRun, limit: number): Promise<HistoryOutcome> {
   )) {
     newestCandle.set(row.key, Number(row.newest));
   }
+  // A market's own walk resumes after its newest trade from before the tape started: the
+  // tape may already hold its later ones, and they say nothing of what came before.
   const newestTrade = new Map<string, { second: number; ids: Set<string> }>();
   for (const row of await warehouse.query<{ ticker: string; second: number; ids: string[] }>(
     `SELECT ticker, toUnixTimestamp(toStartOfSecond(created_time)) AS second, groupArray(trade_id) AS ids
      FROM kalshi.trades
      WHERE (ticker, toStartOfSecond(created_time)) IN (
        SELECT ticker, toStartOfSecond(max(created_time)) FROM kalshi.trades
-       WHERE ticker IN {tickers:Array(String)} GROUP BY ticker)
+       WHERE ticker IN {tickers:Array(String)} AND created_time < toDateTime64({started:UInt32}, 6, 'UTC')
+       GROUP BY ticker)
      GROUP BY ticker, second`,
-    { params: { tickers } },
+    { params: { tickers, started: tape.started } },
   )) {
     newestTrade.set(row.ticker, { second: Number(row.second), ids: new Set(row.ids) });
   }
-  const lastTrade = new Map([...newestTrade].map(([ticker, { second }]) => [ticker, second]));
+  const lastTrade = new Map<string, number>();
+  for (const row of await warehouse.query<{ ticker: string; second: number }>(
+    `SELECT ticker, toUnixTimestamp(max(created_time)) AS second FROM kalshi.trades
+     WHERE ticker IN {tickers:Array(String)} GROUP BY ticker`,
+    { params: { tickers } },
+  )) {
+    lastTrade.set(row.ticker, Number(row.second));
+  }
 
   // Each (market, interval) series: the windows it still needs, oldest first. A series of
   // one live window can share a batch request with others asking the same window; a longer
@@ -278,7 +288,7 @@ async function step(run: HistoryRun, limit: number): Promise<HistoryOutcome> {
     const fresh = [...byId.values()].filter((row) => !stored?.ids.has(row.trade_id));
     fresh.sort((a, b) => a.created_time.localeCompare(b.created_time));
     const newest = fresh.at(-1);
-    if (newest) lastTrade.set(target.market, tradeSecond(newest));
+    if (newest) lastTrade.set(target.market, Math.max(lastTrade.get(target.market) ?? 0, tradeSecond(newest)));
     count(target.market, fresh.length);
     await trades.add(fresh);
   });
