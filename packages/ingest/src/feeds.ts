@@ -26,6 +26,20 @@ export interface FeedState {
   rows: number;
 }
 
+/** What one walk of a tape did. */
+export interface TapeOutcome {
+  pages: number;
+  /** Trades written. */
+  rows: number;
+  skipped: number;
+  /** The tape is complete up to this second. */
+  reached: number;
+  /** The first second it covers: earlier trades come market by market. */
+  started: number;
+  /** Whether the walk caught up with the last whole second. */
+  caughtUp: boolean;
+}
+
 export interface StoredFeedState extends FeedState {
   /** Epoch ms of the write. */
   updatedAt: number;

@@ -386,6 +386,6 @@ export async function finishStep(
     failed: step.failed.size,
     markets: step.targets.length - step.failed.size,
     points: step.sinks.reduce((total, sink) => total + sink.written, 0),
-    more: step.targets.length === step.limit,
+    more: step.limit > 0 && step.targets.length === step.limit,
   };
 }

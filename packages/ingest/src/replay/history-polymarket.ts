@@ -180,12 +180,86 @@ function fillsOf(life: PolymarketLife, spread: Spread, tick: number, j: number):
   return { timestamp, fills: [first, complement] };
 }
 
-/** `GET /v2/trades?condition=<id>&limit=≤500&cursor=`: newest first, keyset cursor (transaction, fill). */
+/** A condition's generated trades: transactions 0…count-1 ascending in time, each one or two fills. */
+interface ConditionTrades {
+  condition: string;
+  /** Indexes of the transactions within [from, to] (Unix seconds), ascending. */
+  range(from: number, to: number): [number, number];
+  timestamp(j: number): number;
+  /** Transaction `j`'s fills as the Data API serves them. */
+  fills(j: number): Json[];
+}
+
+function conditionTrades(context: Context, condition: string): ConditionTrades | null {
+  const ref = context.polymarket.findByCondition(condition);
+  const life = ref && polymarketLife(ref, context.now);
+  if (!ref || !life) return null;
+  const volume = Number(ref.template.volumeNum ?? ref.template.volume ?? 0);
+  const count = volume > 0 ? clamp(Math.ceil(volume / 10_000), 2, 100) : 0;
+  const spread = tradeSpread(hashSeed(condition), life.path.start, life.plannedEnd, life.path.end, count);
+  const tick = Number(ref.market.orderPriceMinTickSize ?? 0.001) || 0.001;
+  const outcomes = JSON.parse(String(ref.market.outcomes ?? '["Yes","No"]')) as string[];
+  const tokens = tokenIdsOf(ref.market);
+  return {
+    condition,
+    range: (from, to) => spreadRange(spread, Math.max(from, life.path.start), Math.min(to, life.path.end)),
+    timestamp: (j) => spreadAt(spread, j),
+    fills: (j) => {
+      const { timestamp, fills } = fillsOf(life, spread, tick, j);
+      const transactionHash = `0x${hexOf(hashSeed(`${condition}|tx|${j}`), 64)}`;
+      return fills.map((fill) => {
+        const { proxyWallet, name, pseudonym } = wallet(fill.wallet);
+        return {
+          proxyWallet,
+          side: fill.side,
+          asset: tokens[fill.outcome] ?? "",
+          conditionId: condition,
+          size: fill.size,
+          price: fill.price,
+          timestamp,
+          title: ref.market.question,
+          slug: ref.market.slug,
+          icon: ref.market.icon ?? ref.event.icon ?? "",
+          eventSlug: ref.event.slug,
+          outcome: outcomes[fill.outcome] ?? "",
+          outcomeIndex: fill.outcome,
+          name,
+          pseudonym,
+          bio: "",
+          profileImage: "",
+          profileImageOptimized: "",
+          transactionHash,
+        };
+      });
+    },
+  };
+}
+
+/** The recorded sample's trades of one condition, each its own transaction, ascending in time. */
+function recordedTrades(condition: string, newestFirst: Json[]): ConditionTrades {
+  const ascending = [...newestFirst].reverse();
+  const times = ascending.map((trade) => Number(trade.timestamp));
+  return {
+    condition,
+    range: (from, to) => {
+      const first = times.findIndex((t) => t >= from);
+      const last = times.findLastIndex((t) => t <= to);
+      return first === -1 ? [times.length, -1] : [first, last];
+    },
+    timestamp: (j) => times[j] ?? 0,
+    fills: (j) => [ascending[j] as Json],
+  };
+}
+
+/**
+ * `GET /v2/trades`: with `condition`, one market's trades; without, the exchange-wide tape
+ * (API_FORMATS §4).
+ */
 export function polymarketTrades(context: Context, url: URL): Reply {
   const condition = url.searchParams.get("condition");
   const limit = integer(url, "limit") ?? 100;
-  if (!condition) return polymarketError(400, "'condition' is required");
   if (limit === "invalid" || limit < 1 || limit > 500) return polymarketError(400, "'limit' must be between 1 and 500");
+  if (!condition) return polymarketTape(context, url, limit);
   const cursor = decodeCursor(url.searchParams.get("cursor"), isPosition);
   if (cursor === "invalid") return polymarketError(400, "invalid 'cursor'");
   const page = (trades: Json[], next: [number, number] | null): Reply => ({
@@ -199,51 +273,108 @@ export function polymarketTrades(context: Context, url: URL): Reply {
     const end = start + limit;
     return page(recorded.slice(start, end), end < recorded.length ? [end, 0] : null);
   }
-  const ref = context.polymarket.findByCondition(condition);
-  const life = ref && polymarketLife(ref, context.now);
-  if (!ref || !life) return page([], null);
-  const volume = Number(ref.template.volumeNum ?? ref.template.volume ?? 0);
-  const count = volume > 0 ? clamp(Math.ceil(volume / 10_000), 2, 100) : 0;
-  const spread = tradeSpread(hashSeed(condition), life.path.start, life.plannedEnd, life.path.end, count);
-  const [, newest] = spreadRange(spread, life.path.start, life.path.end);
-  const tick = Number(ref.market.orderPriceMinTickSize ?? 0.001) || 0.001;
-  const outcomes = JSON.parse(String(ref.market.outcomes ?? '["Yes","No"]')) as string[];
-  const tokens = tokenIdsOf(ref.market);
+  const source = conditionTrades(context, condition);
+  if (!source) return page([], null);
+  const [, newest] = source.range(Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY);
   const trades: Json[] = [];
   let [j, f] = cursor ? [Math.min(cursor[0], newest), cursor[1]] : [newest, 0];
-  let current = j >= 0 ? fillsOf(life, spread, tick, j) : null;
-  while (current && trades.length < limit) {
-    const fill = current.fills[f];
+  let fills = j >= 0 ? source.fills(j) : null;
+  while (fills && trades.length < limit) {
+    const fill = fills[f];
     if (!fill) {
       j -= 1;
       f = 0;
-      current = j >= 0 ? fillsOf(life, spread, tick, j) : null;
+      fills = j >= 0 ? source.fills(j) : null;
       continue;
     }
-    const { proxyWallet, name, pseudonym } = wallet(fill.wallet);
-    trades.push({
-      proxyWallet,
-      side: fill.side,
-      asset: tokens[fill.outcome] ?? "",
-      conditionId: condition,
-      size: fill.size,
-      price: fill.price,
-      timestamp: current.timestamp,
-      title: ref.market.question,
-      slug: ref.market.slug,
-      icon: ref.market.icon ?? ref.event.icon ?? "",
-      eventSlug: ref.event.slug,
-      outcome: outcomes[fill.outcome] ?? "",
-      outcomeIndex: fill.outcome,
-      name,
-      pseudonym,
-      bio: "",
-      profileImage: "",
-      profileImageOptimized: "",
-      transactionHash: `0x${hexOf(hashSeed(`${condition}|tx|${j}`), 64)}`,
-    });
+    trades.push(fill);
     f += 1;
   }
-  if (current && f >= current.fills.length) [j, f] = [j - 1, 0];
+  if (fills && f >= fills.length) [j, f] = [j - 1, 0];
   return page(trades, j >= 0 ? [j, f] : null);
+}
+
+/** A tape position: the next fill to serve, as (timestamp, condition, transaction, fill). */
+type TapePosition = [number, string, number, number];
+const isTapePosition = (value: unknown): value is TapePosition =>
+  Array.isArray(value) &&
+  value.length === 4 &&
+  Number.isSafeInteger(value[0]) &&
+  typeof value[1] === "string" &&
+  Number.isSafeInteger(value[2]) &&
+  Number.isSafeInteger(value[3]);
+
+/**
+ * The exchange-wide tape: every condition's fills newest first (ties by condition, then
+ * transaction, descending), keyset cursor only, holding trades from the first of the
+ * previous month (UTC) on. A page may end inside a transaction; the cursor goes on from
+ * its next fill.
+ */
+function polymarketTape(context: Context, url: URL, limit: number): Reply {
+  const cursor = decodeCursor(url.searchParams.get("cursor"), isTapePosition);
+  if (cursor === "invalid") return polymarketError(400, "invalid 'cursor'");
+  const now = new Date(context.now * 1000);
+  const from = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1) / 1000;
+  const sources = allConditions(context);
+  const after = (t: number, c: string, j: number) =>
+    !cursor || t < cursor[0] || (t === cursor[0] && (c < cursor[1] || (c === cursor[1] && j <= cursor[2])));
+  const found: Array<{ t: number; source: ConditionTrades; j: number }> = [];
+  let top = cursor ? cursor[0] : context.now;
+  let fills = 0;
+  // Back in widening windows [lower, top] until more than a page is found or the tape ends.
+  for (let width = 6 * HOUR, first = true; top >= from; width *= 4, first = false) {
+    const lower = Math.max(from, top - width);
+    for (const source of sources) {
+      const [oldest, newest] = source.range(lower, top);
+      for (let j = newest; j >= oldest; j -= 1) {
+        const t = source.timestamp(j);
+        if ((first || t < top) && after(t, source.condition, j)) {
+          found.push({ t, source, j });
+          fills += source.fills(j).length - (isAt(cursor, t, source.condition, j) ? (cursor?.[3] ?? 0) : 0);
+        }
+      }
+    }
+    if (fills > limit || lower <= from) break;
+    top = lower;
+  }
+  found.sort((a, b) => b.t - a.t || (a.source.condition < b.source.condition ? 1 : -1) || b.j - a.j);
+  const trades: Json[] = [];
+  let next: TapePosition | null = null;
+  for (const { t, source, j } of found) {
+    const all = source.fills(j);
+    const skip = isAt(cursor, t, source.condition, j) ? (cursor?.[3] ?? 0) : 0;
+    for (let f = skip; f < all.length; f += 1) {
+      if (trades.length === limit) {
+        next = [t, source.condition, j, f];
+        break;
+      }
+      trades.push(all[f] as Json);
+    }
+    if (next) break;
+  }
+  return { status: 200, body: { trades, next_cursor: next ? encodeCursor(next) : null, has_more: next !== null } };
+}
+
+const isAt = (position: TapePosition | null, t: number, condition: string, j: number) =>
+  position !== null && position[0] === t && position[1] === condition && position[2] === j;
+
+/** The tape's sources for a catalog at one clock and tick: built once, as a walk asks page after page. */
+const tapeSources = new WeakMap<Context["polymarket"], { now: number; tick: number; sources: ConditionTrades[] }>();
+
+/** Every condition with trades: the catalog's, and the recorded sample's. */
+function allConditions(context: Context): ConditionTrades[] {
+  const cached = tapeSources.get(context.polymarket);
+  if (cached?.now === context.now && cached.tick === context.polymarket.tick) return cached.sources;
+  const sources: ConditionTrades[] = [];
+  for (let eventIndex = 0; eventIndex < context.polymarket.eventCount; eventIndex += 1) {
+    for (const market of (context.polymarket.event(eventIndex).markets as Json[] | undefined) ?? []) {
+      const condition = String(market.conditionId ?? "");
+      if (context.recorded.polymarketTrades.has(condition)) continue;
+      const source = condition ? conditionTrades(context, condition) : null;
+      if (source) sources.push(source);
+    }
+  }
+  for (const [condition, trades] of context.recorded.polymarketTrades) sources.push(recordedTrades(condition, trades));
+  tapeSources.set(context.polymarket, { now: context.now, tick: context.polymarket.tick, sources });
+  return sources;
 }

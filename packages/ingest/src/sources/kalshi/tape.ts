@@ -15,25 +15,12 @@
  * by market (`history.ts`), only up to that second.
  */
 import type { Warehouse } from "@epicenter/warehouse";
-import { type FeedState, feedStateWriter, readFeedState } from "../../feeds";
+import { type FeedState, feedStateWriter, readFeedState, type TapeOutcome } from "../../feeds";
 import type { HistoryRun } from "../../source";
 import { type KalshiTradeRow, mapTrades, tradeSecond, ZTradesPage } from "./history-values";
 
 export const KALSHI_TAPE = { source: "kalshi", feed: "trades" } as const;
 const PAGE_LIMIT = 1_000;
-
-export interface TapeOutcome {
-  pages: number;
-  /** Trades written. */
-  rows: number;
-  skipped: number;
-  /** The tape is complete up to this second. */
-  reached: number;
-  /** The first second it covers: earlier trades come market by market. */
-  started: number;
-  /** Whether the walk caught up with the last whole second. */
-  caughtUp: boolean;
-}
 
 /** Where the tape starts (Unix seconds), or null before its first walk. */
 export async function kalshiTapeStart(warehouse: Warehouse): Promise<number | null> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_FIXTURES_DIR, readFixture } from "../../replay/catalog";
-import { mapPricePoints, mapTrades } from "./history";
+import { mapPricePoints, mapTrades } from "./history-values";
 
 const prices = readFixture(DEFAULT_FIXTURES_DIR, "polymarket/history/clob_prices_history_hourly_2026-05.json") as {
   _request: { token: string };

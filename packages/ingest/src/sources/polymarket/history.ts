@@ -1,7 +1,7 @@
 /**
  * Polymarket's history: each outcome token's price points from the CLOB's
- * `/prices-history` into `polymarket.prices`, and each market's trades from the Data API's
- * `/v2/trades` into `polymarket.trades` (API_FORMATS §3).
+ * `/prices-history` into `polymarket.prices`, and trades from the Data API's `/v2/trades`
+ * into `polymarket.trades` (API_FORMATS §3, §4).
  *
  * The limits are kept by construction: a price request never spans more than 15 days
  * (16 or more is refused with 400), always with explicit `startTs`/`endTs` (the presets
@@ -10,12 +10,14 @@
  * open market keeps its minutes as it goes. A point time is one row, whatever fidelity
  * brought it, so the two never cover the same time. Series that fit one window (an open
  * market's refresh, above all) go 20 tokens a request to `POST /batch-prices-history`,
- * counted on `/prices-history`'s limit. Trades are paged by
- * cursor, newest first, until they reach what is stored. A trade is keyed by its
- * transaction hash and `trade_index`, its place among that transaction's fills ordered by
- * (token, side, price, size, wallet): the feed has no fill id, and fills of one
- * transaction share a second, so a market's walk always holds all of them.
+ * counted on `/prices-history`'s limit.
+ *
+ * Trades come from the exchange-wide tape (`tape.ts`) from where it started. A market's
+ * own trades are paged by cursor, newest first, once after the tape started (and until
+ * then at each refresh), down to what is stored; what the tape already stored is left out.
+ * Rows are keyed as `history-values.ts` says.
  */
+import type { Warehouse } from "@epicenter/warehouse";
 import { z } from "zod";
 import {
   chooseTargets,
@@ -30,39 +32,18 @@ import {
   windowsOf,
 } from "../../history";
 import { windowUnder } from "../../http/rate-limiter";
-import type { HistoryRun, SourceHistory } from "../../source";
+import type { HistoryOutcome, HistoryRun, SourceHistory } from "../../source";
+import { mapPricePoints, mapTrades, type PolymarketMarketRef, ZPricesHistory, ZTradesPage } from "./history-values";
+import { TAPE_SETTLE_SECONDS, unstoredTrades, walkPolymarketTape } from "./tape";
 
 const CLOB = "polymarket-clob";
 const DATA = "polymarket-data";
 const MAX_PRICE_WINDOW_SECONDS = 15 * 86_400;
 const TRADES_LIMIT = 500;
 const CONCURRENCY = 8;
+/** Tape pages a step walks at most: 100 pages are 50,000 fills, at 10 requests a second. */
+const TAPE_PAGES_PER_STEP = 100;
 
-export interface PolymarketPriceRow {
-  id: string;
-  token_id: string;
-  outcome: string;
-  ts: number;
-  price: number;
-  fidelity_minutes: number;
-}
-
-export interface PolymarketTradeRow {
-  id: string;
-  condition_id: string;
-  transaction_hash: string;
-  trade_index: number;
-  token_id: string;
-  outcome: string;
-  outcome_index: number;
-  ts: number;
-  price: number;
-  size: number;
-  side: string;
-  proxy_wallet: string;
-}
-
-const ZPricesHistory = z.object({ history: z.array(z.unknown()) });
 /** `POST /batch-prices-history`: each asked token's points, by token id. */
 const ZBatchPricesHistory = z.object({ history: z.record(z.string(), z.array(z.unknown()).nullish()) });
 /** Tokens per `POST /batch-prices-history` (documented: at most 20). */
@@ -77,114 +58,6 @@ interface PriceSeries {
   range: Window;
   window: Window;
 }
-const ZPoint = z.object({ t: z.number().int().positive(), p: z.number().min(0).max(1) });
-
-/** The Data API's trades page: `{ trades, next_cursor, has_more }` (a bare list from v1). */
-const ZTradesPage = z.union([
-  z.object({
-    trades: z.array(z.unknown()),
-    next_cursor: z.string().nullish(),
-    has_more: z.boolean().optional(),
-  }),
-  z.array(z.unknown()).transform((trades) => ({ trades, next_cursor: null, has_more: false })),
-]);
-
-const ZTrade = z.object({
-  transactionHash: z.string().min(1),
-  asset: z.string().min(1),
-  conditionId: z.string().optional(),
-  side: z.string().default(""),
-  size: z.coerce.number(),
-  price: z.coerce.number().min(0).max(1),
-  timestamp: z.coerce.number().int().positive(),
-  outcome: z.string().default(""),
-  outcomeIndex: z.coerce.number().int().min(0).default(0),
-  proxyWallet: z.string().default(""),
-});
-
-export interface PolymarketMarketRef {
-  id: string;
-  conditionId: string;
-  tokens: readonly string[];
-  outcomes: readonly string[];
-}
-
-/** A `/prices-history` answer as rows; points that are not a time and a 0–1 price are counted out. */
-export function mapPricePoints(
-  market: PolymarketMarketRef,
-  token: string,
-  fidelityMinutes: number,
-  body: unknown,
-): { rows: PolymarketPriceRow[]; skipped: number } {
-  const { history } = ZPricesHistory.parse(body);
-  const index = market.tokens.indexOf(token);
-  const outcome = market.outcomes[index] ?? "";
-  const rows: PolymarketPriceRow[] = [];
-  let skipped = 0;
-  for (const item of history) {
-    const point = ZPoint.safeParse(item);
-    if (!point.success) {
-      skipped += 1;
-      continue;
-    }
-    rows.push({
-      id: market.id,
-      token_id: token,
-      outcome,
-      ts: point.data.t,
-      price: point.data.p,
-      fidelity_minutes: fidelityMinutes,
-    });
-  }
-  return { rows, skipped };
-}
-
-/** Trades of one market as rows, each fill numbered within its transaction (see the header). */
-export function mapTrades(
-  market: PolymarketMarketRef,
-  trades: readonly unknown[],
-): {
-  rows: PolymarketTradeRow[];
-  skipped: number;
-} {
-  const parsed: Array<z.infer<typeof ZTrade>> = [];
-  let skipped = 0;
-  for (const item of trades) {
-    const trade = ZTrade.safeParse(item);
-    if (trade.success) parsed.push(trade.data);
-    else skipped += 1;
-  }
-  parsed.sort(
-    (a, b) =>
-      a.transactionHash.localeCompare(b.transactionHash) ||
-      a.asset.localeCompare(b.asset) ||
-      a.side.localeCompare(b.side) ||
-      a.price - b.price ||
-      a.size - b.size ||
-      a.proxyWallet.localeCompare(b.proxyWallet),
-  );
-  const rows: PolymarketTradeRow[] = [];
-  let index = 0;
-  parsed.forEach((trade, i) => {
-    index = i > 0 && parsed[i - 1]?.transactionHash === trade.transactionHash ? index + 1 : 0;
-    rows.push({
-      id: market.id,
-      condition_id: trade.conditionId ?? market.conditionId,
-      transaction_hash: trade.transactionHash,
-      trade_index: index,
-      token_id: trade.asset,
-      outcome: trade.outcome || (market.outcomes[market.tokens.indexOf(trade.asset)] ?? ""),
-      outcome_index: trade.outcomeIndex,
-      ts: trade.timestamp,
-      price: trade.price,
-      size: trade.size,
-      side: trade.side,
-      proxy_wallet: trade.proxyWallet,
-    });
-  });
-  return { rows, skipped };
-}
-
 interface MarketRow {
   market: string;
   opened: number;
@@ -202,8 +75,10 @@ const MARKETS = `
   FROM polymarket.markets_latest FINAL
   WHERE length(clobTokenIds) > 0 AND coalesce(startDate, createdAt) IS NOT NULL`;
 
-async function step(run: HistoryRun, limit: number) {
+async function step(run: HistoryRun, limit: number): Promise<HistoryOutcome> {
   const { warehouse } = run;
+  // The exchange-wide tape first: every listed market's recent trades in a few pages.
+  const tape = await walkPolymarketTape(run, DATA, TAPE_PAGES_PER_STEP);
   const targets = await chooseTargets<MarketRow>(warehouse, "polymarket", MARKETS, {
     limit,
     refreshMs: run.refreshMs,
@@ -219,17 +94,16 @@ async function step(run: HistoryRun, limit: number) {
   )) {
     stored.set(row.key, { oldest: Number(row.oldest), newest: Number(row.newest) });
   }
-  const newestTrade = new Map<string, { ts: number; keys: Set<string> }>();
-  for (const row of await warehouse.query<{ id: string; ts: number; keys: string[] }>(
-    `SELECT id, toUnixTimestamp(ts) AS ts, groupArray(concat(transaction_hash, ':', toString(trade_index))) AS keys
-     FROM polymarket.trades
-     WHERE (id, ts) IN (SELECT id, max(ts) FROM polymarket.trades WHERE id IN {ids:Array(String)} GROUP BY id)
-     GROUP BY id, ts`,
+  // The exchange-wide tape has every listed market's trades from where it started; a
+  // market's own walk runs until it has had one since then (`tape.ts`).
+  const ownWalk = targets.filter((target) => target.coveredUntil === null || target.coveredUntil < tape.started);
+  const lastTrade = new Map<string, number>();
+  for (const row of await warehouse.query<{ id: string; newest: number }>(
+    `SELECT id, toUnixTimestamp(max(ts)) AS newest FROM polymarket.trades WHERE id IN {ids:Array(String)} GROUP BY id`,
     { params: { ids } },
   )) {
-    newestTrade.set(row.id, { ts: Number(row.ts), keys: new Set(row.keys) });
+    lastTrade.set(row.id, Number(row.newest));
   }
-  const lastTrade = new Map([...newestTrade].map(([id, { ts }]) => [id, ts]));
 
   const prices = new RowSink(warehouse, "polymarket.prices", run.batchRows);
   const trades = new RowSink(warehouse, "polymarket.trades", run.batchRows);
@@ -361,10 +235,14 @@ async function step(run: HistoryRun, limit: number) {
   }
   await eachConcurrently(requests, CONCURRENCY, (request) => request());
 
-  await forEachMarket(targets, CONCURRENCY, failed, async (target) => {
+  await forEachMarket(ownWalk, CONCURRENCY, failed, async (target) => {
     const market = refOf(target);
     if (failed.has(market.id) || !market.conditionId) return;
-    const stored = newestTrade.get(market.id);
+    // Newest first, down to the newest trade stored before the last walk (less the Data
+    // API's indexing time, for fills it listed late); what the tape stored since is found
+    // stored and left out.
+    const stop =
+      target.coveredUntil === null ? undefined : await newestTradeBy(warehouse, market.id, target.coveredUntil);
     const collected: unknown[] = [];
     let cursor: string | null = null;
     for (;;) {
@@ -376,25 +254,20 @@ async function step(run: HistoryRun, limit: number) {
       pages += 1;
       collected.push(...page.trades);
       const reachedStored =
-        stored !== undefined &&
-        page.trades.some((trade) => Number((trade as { timestamp?: unknown }).timestamp) < stored.ts);
+        stop !== undefined &&
+        page.trades.some((trade) => Number((trade as { timestamp?: unknown }).timestamp) < stop - TAPE_SETTLE_SECONDS);
       const next = page.next_cursor ?? null;
       if (reachedStored || !next || next === cursor || page.has_more === false) break;
       cursor = next;
     }
     const mapped = mapTrades(market, collected);
     skipped += mapped.skipped;
-    const fresh = mapped.rows.filter(
-      (row) =>
-        stored === undefined ||
-        row.ts > stored.ts ||
-        (row.ts === stored.ts && !stored.keys.has(`${row.transaction_hash}:${row.trade_index}`)),
-    );
+    const fresh = await unstoredTrades(warehouse, mapped.rows);
     count(market.id, fresh.length);
     for (const row of fresh) lastTrade.set(market.id, Math.max(lastTrade.get(market.id) ?? 0, row.ts));
     await trades.add(fresh);
   });
-  return finishStep(warehouse, "polymarket", {
+  const outcome = await finishStep(warehouse, "polymarket", {
     targets,
     limit,
     now: run.now,
@@ -406,6 +279,23 @@ async function step(run: HistoryRun, limit: number) {
     pages,
     skipped,
   });
+  return {
+    ...outcome,
+    pages: outcome.pages + tape.pages,
+    skipped: outcome.skipped + tape.skipped,
+    points: outcome.points + tape.rows,
+    more: outcome.more || !tape.caughtUp,
+  };
+}
+
+/** The newest trade of `id` stored at or before `until` (Unix seconds), if any. */
+async function newestTradeBy(warehouse: Warehouse, id: string, until: number): Promise<number | undefined> {
+  const [row] = await warehouse.query<{ newest: number }>(
+    `SELECT toUnixTimestamp(max(ts)) AS newest FROM polymarket.trades
+     WHERE id = {id:String} AND ts <= toDateTime({until:UInt32}, 'UTC') HAVING count() > 0`,
+    { params: { id, until } },
+  );
+  return row ? Number(row.newest) : undefined;
 }
 
 export const polymarketHistory: SourceHistory = {
@@ -422,4 +312,6 @@ export const polymarketHistory: SourceHistory = {
   ],
   knownMarketsSql: `SELECT count() FROM (${MARKETS})`,
   marketsSql: MARKETS,
+  // The tape is walked every two minutes, so a trade is stored within a few minutes of it.
+  feedIntervalMs: 2 * 60_000,
 };
