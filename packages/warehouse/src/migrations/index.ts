@@ -14,6 +14,7 @@ import { historyAtScale } from "./0013-history-at-scale";
 import { dailyCloses } from "./0014-daily-closes";
 import { coverageLedger } from "./0015-coverage";
 import { coverageDays } from "./0016-coverage-days";
+import { coverageDaysHistory } from "./0017-coverage-days-history";
 import type { WarehouseMigration } from "./types";
 
 /** Every warehouse migration, in the order it is applied. Append only. */
@@ -34,6 +35,7 @@ export const warehouseMigrations: readonly WarehouseMigration[] = [
   dailyCloses,
   coverageLedger,
   coverageDays,
+  coverageDaysHistory,
 ];
 
 export type { WarehouseMigration } from "./types";

@@ -207,17 +207,23 @@ describe("GET /api/markets/{venue}/{id}", () => {
       json({ query: market.queries.prices.sql, params: market.queries.prices.params, limit: 1000 }, { token }),
     );
     expect(ZQueryResult.parse(await run.json()).row_count).toBe(48);
-    // The ledger's snapshot side reads in user SQL too: one snapshot of it, of one that day.
+    // The ledger per day reads in user SQL too: one snapshot of it, of one that day, and
+    // both outcomes' 48 price points over the days they fall on (days before the snapshot have none).
     const days = await t.app.request(
       "/api/query/rows",
       json(
-        { query: "SELECT snapshots, venue_snapshots FROM polymarket.coverage_days WHERE id = '501'", limit: 10 },
+        {
+          query: `SELECT sum(snapshots), sum(price_points_minute + price_points_hour), countIf(snapshots > 0),
+                         maxIf(venue_snapshots, snapshots > 0)
+                  FROM polymarket.coverage_days WHERE id = '501'`,
+          limit: 10,
+        },
         { token },
       ),
     );
     const answer = (await days.json()) as { rows?: unknown; error?: { message: string } };
     expect(answer.error?.message).toBeUndefined();
-    expect(answer.rows).toEqual([["1", "1"]]);
+    expect(answer.rows).toEqual([["1", "96", "1", "1"]]);
   });
 
   it("reads a settled Kalshi market", async () => {

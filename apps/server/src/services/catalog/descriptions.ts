@@ -35,9 +35,9 @@ const TABLES: Record<string, string> = {
   "kalshi.coverage":
     "The coverage ledger: where each Kalshi market's history stands, one row per market the history worker has reached (FINAL keeps the newest). state is complete, current (refreshed every refresh_minutes by its activity) or upstream error (error, retry_at). A market in kalshi.markets_latest with no row here is not reached yet. Trades after the exchange-wide tape started are stored from the tape, whatever the row says.",
   "polymarket.coverage_days":
-    "The snapshot side of the coverage ledger: per UTC day and Polymarket market, how many snapshots of it are stored (snapshots) beside how many snapshots of the venue were taken that day (venue_snapshots, about 144). A market open all day is in every one; fewer means it opened or closed that day, or a run missed it.",
+    "The coverage ledger per UTC day and Polymarket market: snapshots of it stored (snapshots) beside the venue's snapshots that day (venue_snapshots, about 144: a market open all day is in every one; fewer means it opened or closed that day, or a run missed it), and the history stored for the day: price points at each fidelity, trades, the first and last point. Filter by id (or day): the whole archive's days are a long read.",
   "kalshi.coverage_days":
-    "The snapshot side of the coverage ledger: per UTC day and Kalshi market, how many snapshots of it are stored (snapshots) beside how many snapshots of the venue were taken that day (venue_snapshots, about 144). A market open all day is in every one; fewer means it opened or closed that day, or a run missed it.",
+    "The coverage ledger per UTC day and Kalshi market: snapshots of it stored (snapshots) beside the venue's snapshots that day (venue_snapshots, about 144), and the history stored for the day: candles at each period, trades, and the contracts those trades add up to (contracts_traded) beside the venue's own count from its hourly candles (venue_contracts): where they differ, trades of that day are missing. Filter by ticker (or day): the whole archive's days are a long read.",
   "polymarket.trades":
     "Every Polymarket trade (fill) of every market, from the venue's Data API: one row per (transaction_hash, trade_index). Price in USDC per share (0–1), size in shares. Stored once however often fetched.",
   "kalshi.candles":
@@ -277,11 +277,30 @@ const coverageColumns = (key: string, of: string): Record<string, string> => ({
   updated_at: "When the row was written (UTC); FINAL keeps the newest.",
 });
 
-const coverageDayColumns = (key: string, of: string): Record<string, string> => ({
+const coverageDayColumns = (key: string, of: string, history: Record<string, string>): Record<string, string> => ({
   day: "The UTC day.",
   [key]: `The market's ${key}, as in ${of}.`,
-  snapshots: "Snapshots of the market stored that day.",
+  snapshots: "Snapshots of the market stored that day (0 on a day with history only, before the archive began).",
   venue_snapshots: "Snapshots of the venue taken that day (any market): what a market open all day would have.",
+  ...history,
+  first_point: "The day's first stored history point (price point, candle end or trade; UTC), NULL with none.",
+  last_point: "The day's last stored history point (UTC), NULL with none.",
+});
+
+const POLYMARKET_COVERAGE_DAY = coverageDayColumns("id", "polymarket.markets", {
+  price_points_minute: "Price points stored that day at one-minute fidelity (polymarket.prices, every outcome).",
+  price_points_hour: "Price points stored that day at hourly fidelity (older days of a market's life).",
+  trades: "Trades (fills) stored that day (polymarket.trades).",
+});
+
+const KALSHI_COVERAGE_DAY = coverageDayColumns("ticker", "kalshi.markets", {
+  candles_minute:
+    "One-minute candles stored for periods beginning that day (sparse: a minute exists only if something happened).",
+  candles_hour: "Hourly candles stored for periods beginning that day (sparse).",
+  trades: "Trades stored that day (kalshi.trades).",
+  contracts_traded: "Contracts the stored trades of the day add up to.",
+  venue_contracts:
+    "Contracts the venue itself counts for the day: the volume of its hourly candles beginning that day. Equal to contracts_traded when every trade of the day is stored.",
 });
 
 const POLYMARKET_TRADE: Record<string, string> = {
@@ -373,8 +392,8 @@ const COLUMNS: Record<string, Record<string, string>> = {
   "polymarket.daily_closes": POLYMARKET_DAILY_CLOSE,
   "polymarket.coverage": coverageColumns("id", "polymarket.markets"),
   "kalshi.coverage": coverageColumns("ticker", "kalshi.markets"),
-  "polymarket.coverage_days": coverageDayColumns("id", "polymarket.markets"),
-  "kalshi.coverage_days": coverageDayColumns("ticker", "kalshi.markets"),
+  "polymarket.coverage_days": POLYMARKET_COVERAGE_DAY,
+  "kalshi.coverage_days": KALSHI_COVERAGE_DAY,
   "polymarket.trades": POLYMARKET_TRADE,
   "kalshi.events": KALSHI_EVENT,
   "kalshi.markets": KALSHI_MARKET,
