@@ -29,6 +29,13 @@ export const ZHistoryProgress = z.object({
   markets_known: z.number().int().nonnegative(),
   /** Markets whose last step failed at the venue (a delisted ticker's 404, say), tried again later. */
   markets_failing: z.number().int().nonnegative(),
+  /** Open markets the archive knows. */
+  open_markets: z.number().int().nonnegative(),
+  /**
+   * Open markets whose history is current at full fidelity: refreshed within their tier
+   * of the schedule (10 minutes while trading, hourly after a day's trading, daily else).
+   */
+  open_markets_current: z.number().int().nonnegative(),
   /** Price points, candles and trades stored. */
   points_stored: z.number().int().nonnegative(),
   /** ISO 8601 time of the oldest stored point, null before the first. */

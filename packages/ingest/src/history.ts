@@ -63,6 +63,57 @@ export interface HistoryTarget {
 export const SCHEDULE = { activeMs: 10 * 60_000, quietMs: 24 * 60 * 60_000 } as const;
 
 /**
+ * The venue's markets (`markets`, as `chooseTargets` takes it) as `m`, each beside its
+ * history state as `s` (empty for a market never fetched); `EVERY` is how often one is
+ * refreshed while open, in seconds, by its activity (`SCHEDULE`).
+ */
+function scheduled(markets: string): string {
+  return `FROM (${markets}) AS m
+     LEFT JOIN (
+       SELECT market, argMax(covered_until, updated_at) AS covered_until, argMax(done, updated_at) AS done,
+              argMax(points, updated_at) AS points, argMax(failures, updated_at) AS failures,
+              argMax(retry_at, updated_at) AS retry_at, argMax(last_trade, updated_at) AS last_trade
+       FROM internal.history_state WHERE source = {source:String} GROUP BY market
+     ) AS s ON s.market = m.market`;
+}
+
+const EVERY = `multiIf(
+  toUnixTimestamp(s.last_trade) >= {now:UInt32} - 3600 OR m.closes_at BETWEEN {now:UInt32} AND {now:UInt32} + 3600, {active:UInt32},
+  toUnixTimestamp(s.last_trade) >= {now:UInt32} - 86400 OR m.volume_day > 0, {refresh:UInt32},
+  {quiet:UInt32})`;
+
+function scheduleParams(source: string, options: { refreshMs: number; now: number }) {
+  return {
+    source,
+    now: Math.floor(options.now / 1000),
+    active: Math.floor(Math.min(SCHEDULE.activeMs, options.refreshMs) / 1000),
+    refresh: Math.floor(options.refreshMs / 1000),
+    quiet: Math.floor(Math.max(SCHEDULE.quietMs, options.refreshMs) / 1000),
+  };
+}
+
+/**
+ * Open markets, and those whose history is current by the schedule: fetched, not failing,
+ * and refreshed within their tier (the status's coverage of the open set).
+ */
+export async function openCoverage(
+  warehouse: Warehouse,
+  source: string,
+  markets: string,
+  options: { refreshMs: number; now: number },
+): Promise<{ open: number; current: number }> {
+  const [row] = await warehouse.query<{ open: string; current: string }>(
+    `SELECT count() AS open,
+            countIf(s.market != '' AND s.failures = 0 AND toUnixTimestamp(s.covered_until) > {now:UInt32} - ${EVERY}) AS current
+     ${scheduled(markets)}
+     WHERE m.closed_at IS NULL
+     SETTINGS join_use_nulls = 0`,
+    { params: scheduleParams(source, options) },
+  );
+  return { open: Number(row?.open ?? 0), current: Number(row?.current ?? 0) };
+}
+
+/**
  * The markets a step works on, most wanted first: open markets never fetched, open markets
  * due by the schedule (`SCHEDULE`, `refreshMs` its middle tier), both closing soonest
  * first, then closed markets not yet done, newest close first; a market whose last step
@@ -90,16 +141,8 @@ export async function chooseTargets<Row extends object>(
     }
   >(
     `SELECT m.*, s.points AS points, if(s.market = '', NULL, toUnixTimestamp(s.covered_until)) AS covered_until,
-            s.failures AS failures, toUnixTimestamp(s.last_trade) AS last_trade,
-            multiIf(last_trade >= {now:UInt32} - 3600 OR m.closes_at BETWEEN {now:UInt32} AND {now:UInt32} + 3600, {active:UInt32},
-                    last_trade >= {now:UInt32} - 86400 OR m.volume_day > 0, {refresh:UInt32}, {quiet:UInt32}) AS every
-     FROM (${markets}) AS m
-     LEFT JOIN (
-       SELECT market, argMax(covered_until, updated_at) AS covered_until, argMax(done, updated_at) AS done,
-              argMax(points, updated_at) AS points, argMax(failures, updated_at) AS failures,
-              argMax(retry_at, updated_at) AS retry_at, argMax(last_trade, updated_at) AS last_trade
-       FROM internal.history_state WHERE source = {source:String} GROUP BY market
-     ) AS s ON s.market = m.market
+            s.failures AS failures, toUnixTimestamp(s.last_trade) AS last_trade, ${EVERY} AS every
+     ${scheduled(markets)}
      WHERE NOT s.done
        AND (m.closed_at IS NOT NULL OR s.market = '' OR toUnixTimestamp(s.covered_until) <= {now:UInt32} - every)
        AND s.retry_at <= toDateTime({now:UInt32})
@@ -107,16 +150,7 @@ export async function chooseTargets<Row extends object>(
               if(m.closed_at IS NULL, m.closes_at, NULL) ASC NULLS LAST, m.closed_at DESC, m.market
      LIMIT {limit:UInt32}
      SETTINGS join_use_nulls = 0`,
-    {
-      params: {
-        source,
-        now: Math.floor(options.now / 1000),
-        active: Math.floor(Math.min(SCHEDULE.activeMs, options.refreshMs) / 1000),
-        refresh: Math.floor(options.refreshMs / 1000),
-        quiet: Math.floor(Math.max(SCHEDULE.quietMs, options.refreshMs) / 1000),
-        limit: options.limit,
-      },
-    },
+    { params: { ...scheduleParams(source, options), limit: options.limit } },
   );
   return rows.map((row) => ({
     ...row,
@@ -159,6 +193,24 @@ export function isMarketFailure(error: unknown): error is UpstreamError {
 }
 
 /**
+ * What is recorded of one market's failure, for the coverage ledger every user reads: the
+ * venue's status and the route, not the host (a configured mirror may carry credentials)
+ * nor the query or the body (the server's log has those).
+ */
+export function marketFailure(error: UpstreamError): string {
+  let route = "";
+  try {
+    route = new URL(error.url).pathname;
+  } catch {
+    route = "";
+  }
+  const what = error.message.startsWith("page failed validation")
+    ? "an answer that failed validation"
+    : `HTTP ${error.status}`;
+  return route ? `${what} from ${route}` : what;
+}
+
+/**
  * Runs `work` for each target, at most `concurrency` at once; a market's own failure
  * (`isMarketFailure`) is recorded in `failed` and the others go on. Any other failure
  * fails it all.
@@ -174,7 +226,7 @@ export async function forEachMarket<T extends { market: string }>(
       await work(target);
     } catch (error) {
       if (!isMarketFailure(error)) throw error;
-      failed.set(target.market, error.message);
+      failed.set(target.market, marketFailure(error));
     }
   });
 }

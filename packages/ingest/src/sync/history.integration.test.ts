@@ -142,6 +142,12 @@ describe("the history worker", () => {
       (reference["kalshi.candles"]?.rows ?? 0) + (reference["kalshi.trades"]?.rows ?? 0),
     );
     expect(progress.oldest_point).not.toBeNull();
+    // Every open market is current just after the pass; two days on, none is.
+    expect(progress.open_markets).toBeGreaterThan(0);
+    expect(progress.open_markets_current).toBe(progress.open_markets);
+    const later = await readHistoryProgress(h.warehouse, "kalshi", { now: NOW + 2 * 86_400_000 });
+    expect(later.open_markets).toBe(progress.open_markets);
+    expect(later.open_markets_current).toBe(0);
   }, 300_000);
   it("never sends a request over an endpoint's limit", () => {
     const over: string[] = [];
@@ -313,7 +319,9 @@ describe("one market's failure", () => {
         { params: { market } },
       );
       expect(ledger).toMatchObject({ state: "upstream error" });
-      expect(ledger?.error).toContain("HTTP 404");
+      // The route it failed on, never the host or the venue's body: every user reads the ledger.
+      expect(ledger?.error).toMatch(/^HTTP 404 from \/[\w/-]+\/trades$/);
+      expect(ledger?.error).not.toContain(new URL(h.replay.url.kalshi).host);
 
       // Not before its retry time; after it, its history is fetched whole.
       expect((await runHistoryStep(h.deps, source, { markets: 200 })).outcome?.markets).toBe(0);

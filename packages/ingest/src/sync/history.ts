@@ -9,7 +9,7 @@
  * (`../history.ts`), so repeating a step adds neither duplicates nor gaps.
  */
 import type { Warehouse } from "@epicenter/warehouse";
-import { SCHEDULE } from "../history";
+import { openCoverage, SCHEDULE } from "../history";
 import { createPageFetcher } from "../http/fetch-page";
 import { consoleLogger, systemClock } from "../logger";
 import type { HistoryOutcome, HistoryRun } from "../source";
@@ -100,6 +100,9 @@ export interface HistoryProgress {
   markets_known: number;
   /** Markets whose last step failed at the venue, waiting to be tried again. */
   markets_failing: number;
+  /** Open markets, and those current by the schedule (`openCoverage`). */
+  open_markets: number;
+  open_markets_current: number;
   points_stored: number;
   /** The oldest stored point, ISO, or null. */
   oldest_point: string | null;
@@ -152,6 +155,10 @@ export async function readHistoryProgress(
        (SELECT max(reached) FROM internal.feed_state FINAL WHERE source = {source:String} AND feed = 'trades' AND reached > 0) AS tape`,
     { params: { source: name, due, since: now - 60 * 60 * 1000 } },
   );
+  const open = await openCoverage(warehouse, name, source.history.marketsSql, {
+    now,
+    refreshMs: options.refreshMs ?? DEFAULT_HISTORY_REFRESH_MS,
+  });
   const known = Number(row?.known ?? 0);
   const [doneCount, failing] = row?.states ?? ["0", "0"];
   const done = Math.min(known, Number(doneCount));
@@ -164,6 +171,8 @@ export async function readHistoryProgress(
     markets_done: done,
     markets_known: known,
     markets_failing: Number(failing),
+    open_markets: open.open,
+    open_markets_current: open.current,
     points_stored: Number(row?.points ?? 0),
     oldest_point: oldest === null || oldest === 0 ? null : new Date(oldest * 1000).toISOString(),
     trades_complete_until: row?.tape ? new Date((Number(row.tape) + 1) * 1000).toISOString() : null,

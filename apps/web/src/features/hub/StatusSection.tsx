@@ -271,6 +271,16 @@ function History({ status }: { status: SyncStatusResponse }) {
                     {Math.floor(share * 100)}%)
                   </strong>
                 </li>
+                <li>
+                  <span>Open markets up to date</span>
+                  <strong data-testid="history-open">
+                    {formatCount(history.open_markets_current)} / {formatCount(history.open_markets)} (
+                    {history.open_markets > 0
+                      ? Math.floor((history.open_markets_current / history.open_markets) * 100)
+                      : 100}
+                    %)
+                  </strong>
+                </li>
                 {history.markets_failing > 0 && (
                   <li>
                     <span>Markets failing at the venue</span>
@@ -294,7 +304,10 @@ function History({ status }: { status: SyncStatusResponse }) {
                 {history.trades_complete_until && (
                   <li>
                     <span>Every trade stored up to</span>
-                    <strong data-testid="history-tape">{formatTimestamp(history.trades_complete_until)} UTC</strong>
+                    <strong data-testid="history-tape">
+                      {formatTimestamp(history.trades_complete_until)} UTC (
+                      {formatDuration(lagSeconds(history.trades_complete_until))} behind)
+                    </strong>
                   </li>
                 )}
                 <li>
@@ -318,4 +331,9 @@ function History({ status }: { status: SyncStatusResponse }) {
       </div>
     </section>
   );
+}
+
+/** How far a feed's "complete up to" is behind the clock, in seconds. */
+function lagSeconds(until: string): number {
+  return Math.max(0, (Date.now() - Date.parse(until)) / 1000);
 }

@@ -28,6 +28,7 @@ import {
   finishStep,
   forEachMarket,
   isMarketFailure,
+  marketFailure,
   minuteRange,
   RowSink,
   rangeToFetch,
@@ -226,7 +227,7 @@ async function step(run: HistoryRun, limit: number): Promise<HistoryOutcome> {
       } catch (error) {
         if (!isMarketFailure(error)) throw error;
         if (request.tickers.length === 1) {
-          failed.set(request.tickers[0] as string, error.message);
+          failed.set(request.tickers[0] as string, marketFailure(error));
           return;
         }
         answers = [];
@@ -235,7 +236,7 @@ async function step(run: HistoryRun, limit: number): Promise<HistoryOutcome> {
             answers.push(...(await fetchCandles({ ...request, tickers: [ticker] })));
           } catch (error) {
             if (!isMarketFailure(error)) throw error;
-            failed.set(ticker, error.message);
+            failed.set(ticker, marketFailure(error));
           }
         }
       }

@@ -25,6 +25,7 @@ import {
   finishStep,
   forEachMarket,
   isMarketFailure,
+  marketFailure,
   minuteRange,
   RowSink,
   rangeToFetch,
@@ -185,7 +186,7 @@ async function step(run: HistoryRun, limit: number): Promise<HistoryOutcome> {
       await store(series, body.history);
     } catch (error) {
       if (!isMarketFailure(error)) throw error;
-      failed.set(series.market.id, error.message);
+      failed.set(series.market.id, marketFailure(error));
     }
   };
   const fetchBatch = async (batch: PriceSeries[]) => {
