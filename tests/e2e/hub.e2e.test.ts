@@ -70,6 +70,13 @@ describe("the hub", () => {
         await expect
           .poll(() => progress.getByTestId("history-markets").textContent(), { timeout: 90_000 })
           .toMatch(/^[1-9][\d,]* \/ [\d,]+ \(\d+%\)$/);
+        // Of the open markets, those current by the schedule; and each trade tape's reach and lag.
+        await expect
+          .poll(() => progress.getByTestId("history-open").textContent(), { timeout: 90_000 })
+          .toMatch(/^[1-9][\d,]* \/ [\d,]+ \(\d+%\)$/);
+        await expect
+          .poll(() => progress.getByTestId("history-tape").textContent(), { timeout: 90_000 })
+          .toMatch(/UTC \((\d+ s|\d+ min) behind\)$/);
       }
       await wide.screenshot("hub-status-1440");
 
