@@ -104,3 +104,41 @@ export function feedStateWriter(warehouse: Warehouse, source: string, feed: stri
     ]);
   };
 }
+
+/** A tape's name in `internal.feed_state`. */
+export interface FeedName {
+  source: string;
+  feed: string;
+}
+
+/**
+ * Where a tape stands, and the writer of its state: the stored state, or a new tape that
+ * starts after `lastSecond` (written down at once, so its start holds across restarts);
+ * with the outcome a walk starts from.
+ */
+export async function openTape(
+  warehouse: Warehouse,
+  name: FeedName,
+  lastSecond: number,
+  now: () => number,
+): Promise<{ state: FeedState; write: (state: FeedState) => Promise<void>; outcome: TapeOutcome }> {
+  const stored = await readFeedState(warehouse, name.source, name.feed);
+  const write = feedStateWriter(warehouse, name.source, name.feed, now, stored?.updatedAt);
+  const state: FeedState = stored ?? {
+    windowFrom: lastSecond + 1,
+    windowTo: lastSecond,
+    cursor: "",
+    reached: lastSecond,
+    started: lastSecond + 1,
+    pages: 0,
+    rows: 0,
+  };
+  if (!stored) await write(state);
+  const outcome = { pages: 0, rows: 0, skipped: 0, reached: state.reached, started: state.started, caughtUp: false };
+  return { state, write, outcome };
+}
+
+/** Where a tape starts (Unix seconds), or null before its first walk. */
+export async function tapeStart(warehouse: Warehouse, name: FeedName): Promise<number | null> {
+  return (await readFeedState(warehouse, name.source, name.feed))?.started ?? null;
+}

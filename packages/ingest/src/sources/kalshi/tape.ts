@@ -15,7 +15,7 @@
  * by market (`history.ts`), only up to that second.
  */
 import type { Warehouse } from "@epicenter/warehouse";
-import { type FeedState, feedStateWriter, readFeedState, type TapeOutcome } from "../../feeds";
+import { openTape, type TapeOutcome, tapeStart } from "../../feeds";
 import type { HistoryRun } from "../../source";
 import { type KalshiTradeRow, mapTrades, tradeSecond, ZTradesPage } from "./history-values";
 
@@ -23,9 +23,7 @@ export const KALSHI_TAPE = { source: "kalshi", feed: "trades" } as const;
 const PAGE_LIMIT = 1_000;
 
 /** Where the tape starts (Unix seconds), or null before its first walk. */
-export async function kalshiTapeStart(warehouse: Warehouse): Promise<number | null> {
-  return (await readFeedState(warehouse, KALSHI_TAPE.source, KALSHI_TAPE.feed))?.started ?? null;
-}
+export const kalshiTapeStart = (warehouse: Warehouse) => tapeStart(warehouse, KALSHI_TAPE);
 
 /** Walks the tape forward by at most `maxPages` pages. */
 export async function walkKalshiTape(run: HistoryRun, host: string, maxPages: number): Promise<TapeOutcome> {
@@ -33,26 +31,9 @@ export async function walkKalshiTape(run: HistoryRun, host: string, maxPages: nu
   const kalshi = run.hosts[host] as HistoryRun["hosts"][string];
   const base = kalshi.baseUrl.replace(/\/$/, "");
   const lastSecond = Math.floor(run.now / 1000) - 1;
-  const stored = await readFeedState(warehouse, KALSHI_TAPE.source, KALSHI_TAPE.feed);
-  const write = feedStateWriter(warehouse, KALSHI_TAPE.source, KALSHI_TAPE.feed, () => run.now, stored?.updatedAt);
-  let state: FeedState = stored ?? {
-    windowFrom: lastSecond + 1,
-    windowTo: lastSecond,
-    cursor: "",
-    reached: lastSecond,
-    started: lastSecond + 1,
-    pages: 0,
-    rows: 0,
-  };
-  if (!stored) await write(state);
-  const outcome: TapeOutcome = {
-    pages: 0,
-    rows: 0,
-    skipped: 0,
-    reached: state.reached,
-    started: state.started,
-    caughtUp: false,
-  };
+  const tape = await openTape(warehouse, KALSHI_TAPE, lastSecond, () => run.now);
+  const { write, outcome } = tape;
+  let state = tape.state;
   // Where the walk pages from: the span's end, or below the oldest trade seen after a loop.
   let top = state.windowTo;
   let oldestSeen = Number.POSITIVE_INFINITY;

@@ -22,7 +22,7 @@
  */
 import type { Warehouse } from "@epicenter/warehouse";
 import type { z } from "zod";
-import { type FeedState, feedStateWriter, readFeedState, type TapeOutcome } from "../../feeds";
+import { openTape, type TapeOutcome, tapeStart } from "../../feeds";
 import type { HistoryRun } from "../../source";
 import { mapTrades, type PolymarketTradeRow, ZTrade, ZTradesPage } from "./history-values";
 
@@ -45,32 +45,9 @@ export async function walkPolymarketTape(run: HistoryRun, host: string, maxPages
   const data = run.hosts[host] as HistoryRun["hosts"][string];
   const base = data.baseUrl.replace(/\/$/, "");
   const lastSecond = Math.floor(run.now / 1000) - TAPE_SETTLE_SECONDS;
-  const stored = await readFeedState(warehouse, POLYMARKET_TAPE.source, POLYMARKET_TAPE.feed);
-  const write = feedStateWriter(
-    warehouse,
-    POLYMARKET_TAPE.source,
-    POLYMARKET_TAPE.feed,
-    () => run.now,
-    stored?.updatedAt,
-  );
-  let state: FeedState = stored ?? {
-    windowFrom: lastSecond + 1,
-    windowTo: lastSecond,
-    cursor: "",
-    reached: lastSecond,
-    started: lastSecond + 1,
-    pages: 0,
-    rows: 0,
-  };
-  if (!stored) await write(state);
-  const outcome: TapeOutcome = {
-    pages: 0,
-    rows: 0,
-    skipped: 0,
-    reached: state.reached,
-    started: state.started,
-    caughtUp: false,
-  };
+  const tape = await openTape(warehouse, POLYMARKET_TAPE, lastSecond, () => run.now);
+  const { write, outcome } = tape;
+  let state = tape.state;
   const listed = new Map<string, Listed | null>();
   let unlisted = 0;
   // The page to fetch next, and the held second: its fills, and the cursor of the page it began on.
@@ -151,9 +128,7 @@ function tapeReach(now: number): number {
 }
 
 /** Where the tape starts (Unix seconds), or null before its first walk. */
-export async function polymarketTapeStart(warehouse: Warehouse): Promise<number | null> {
-  return (await readFeedState(warehouse, POLYMARKET_TAPE.source, POLYMARKET_TAPE.feed))?.started ?? null;
-}
+export const polymarketTapeStart = (warehouse: Warehouse) => tapeStart(warehouse, POLYMARKET_TAPE);
 
 /** `fills` as rows of the markets they belong to, numbered per market; fills of unlisted markets counted out. */
 async function mapListed(
