@@ -11,7 +11,7 @@
  */
 import { type ChartSpec, type QueryColumn, queryParameters } from "@epicenter/contracts";
 import { ArrowLeft, BarChart3, GitFork, Play, Save, Square, Table2 } from "lucide-react";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { useDocumentTitle } from "../../../lib/document-title";
 import { Button } from "../../../ui/Button";
@@ -89,6 +89,9 @@ function Editor({
   }));
   const [limit, setLimit] = useState(1_000);
   const [view, setView] = useState<"table" | "chart">(prefill?.chart ? "chart" : "table");
+  // The tab answers the click at once; drawing a chart of thousands of rows happens in a
+  // render React can interrupt, so the page never freezes on it.
+  const shownView = useDeferredValue(view);
   const [chart, setChart] = useState<ChartSpec | null>(saved?.chart ?? prefill?.chart ?? null);
   const [dialog, setDialog] = useState<"save" | "save-as" | "shortcuts" | null>(null);
   const { panel, setPanel, toggle: togglePanel } = useSidePanel();
@@ -405,7 +408,7 @@ function Editor({
                 </div>
               ) : result && result.row_count === 0 ? (
                 <div className={styles.placeholder}>The query returned no rows.</div>
-              ) : result && view === "table" ? (
+              ) : result && shownView === "table" ? (
                 <ResultsGrid
                   columns={result.columns}
                   rows={result.rows}

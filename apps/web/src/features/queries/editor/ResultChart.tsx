@@ -3,7 +3,7 @@
  * user. The settings are a plain `ChartSpec` value, saved with the query.
  */
 import { type ChartSpec, type QueryColumn, type QueryResult, rowsAsObjects } from "@epicenter/contracts";
-import { useMemo } from "react";
+import { useDeferredValue, useMemo } from "react";
 import { isNumericType, isTemporalType } from "../../../lib/sql-types";
 import { Chart } from "../../../ui/Chart";
 import styles from "./editor.module.css";
@@ -42,10 +42,12 @@ export function ResultChart({
 }) {
   const { columns, rows } = result;
   const numericColumns = columns.filter((column) => isNumericType(column.type));
-  const maxPoints = MAX_POINTS[spec?.type ?? "line"];
+  // The controls show a change at once; the chart and its note follow in an interruptible render.
+  const drawn = useDeferredValue(spec);
+  const maxPoints = MAX_POINTS[drawn?.type ?? "line"];
   const points = useMemo(() => rowsAsObjects({ columns, rows: rows.slice(0, maxPoints) }), [columns, rows, maxPoints]);
 
-  if (!spec) {
+  if (!spec || !drawn) {
     return <div className={styles.chartEmpty}>A chart needs at least one numeric column in the result.</div>;
   }
   const toggleY = (name: string) => {
@@ -119,11 +121,11 @@ export function ResultChart({
       {rows.length > maxPoints ? (
         <p className={styles.chartNote} role="status">
           Plotting the first {maxPoints.toLocaleString("en-US")} of {rows.length.toLocaleString("en-US")} rows
-          {spec.type === "bar" || spec.type === "scatter" ? ": pick line for up to 5,000." : "."}
+          {drawn.type === "bar" || drawn.type === "scatter" ? ": pick line for up to 5,000." : "."}
         </p>
       ) : null}
       <div className={styles.chartCanvas} data-testid="result-chart">
-        <Chart type={spec.type} rows={points} x={spec.x} y={spec.y} series={spec.series} height="100%" hasLegend />
+        <Chart type={drawn.type} rows={points} x={drawn.x} y={drawn.y} series={drawn.series} height="100%" hasLegend />
       </div>
     </div>
   );
