@@ -10,6 +10,8 @@
  *                    [--history-seconds 120] [--history-catalog 2000]
  *                    [--history-points 200000000] [--history-runs 5]
  *                    [--crossvenue-markets 150000] [--crossvenue-runs 3]
+ *                    [--scale-markets 150000] [--scale-minutes 60]
+ *                    [--scale-kalshi-tokens 200] [--scale-interval 600]
  *
  * Phases, in order, each timed: the dataset (generated inside the engine in a temp
  * DATA_DIR, or reused with `--data-dir` when it already holds one), the query benchmark
@@ -34,6 +36,10 @@
  * development and frozen test parts, by the rules alone and with the adjudicator where
  * SEISMO_BASE_URL and SEISMO_MODEL name a model; `scripts/bench-matcher-labels.ts`) runs
  * only when asked for, and prints its figures.
+ *
+ * `scale` (issue 27: the real scheduler against the replay grown to the venues' scale with
+ * their limits enforced, on the real clock for `--scale-minutes`; `scripts/bench-scale.ts`,
+ * in children) runs only when asked for, and prints its figures.
  */
 
 import { execFile } from "node:child_process";
@@ -68,9 +74,10 @@ import { runCrossVenueBench, summarize as summarizeCrossVenue } from "./bench-cr
 import { type HistoryBenchResult, runHistoryBench, summarize as summarizeHistory } from "./bench-history";
 import type { IngestBenchResult } from "./bench-ingest";
 import { runMatcherLabelsBench } from "./bench-matcher-labels";
+import { runScaleBench, summarize as summarizeScale } from "./bench-scale";
 
 const DEFAULT_PHASES = ["dataset", "queries", "ingest", "load", "hostile", "web"] as const;
-const ALL_PHASES = [...DEFAULT_PHASES, "history", "crossvenue", "matcher-labels"] as const;
+const ALL_PHASES = [...DEFAULT_PHASES, "history", "crossvenue", "matcher-labels", "scale"] as const;
 const BENCH_EMAIL = "bench@epicenter.test";
 
 const { values } = parseArgs({
@@ -96,6 +103,10 @@ const { values } = parseArgs({
     "history-runs": { type: "string", default: "5" },
     "crossvenue-markets": { type: "string", default: "150000" },
     "crossvenue-runs": { type: "string", default: "3" },
+    "scale-markets": { type: "string", default: "150000" },
+    "scale-minutes": { type: "string", default: "60" },
+    "scale-kalshi-tokens": { type: "string", default: "200" },
+    "scale-interval": { type: "string", default: "600" },
     report: { type: "string", default: "docs/BENCHMARKS.md" },
   },
 });
@@ -310,6 +321,21 @@ try {
   }
 
   if (only.has("matcher-labels")) await phase("matcher-labels", () => runMatcherLabelsBench(log));
+
+  if (only.has("scale")) {
+    const scale = await phase("scale", () =>
+      runScaleBench(
+        {
+          markets: num("scale-markets"),
+          minutes: num("scale-minutes"),
+          kalshiTokensPerSecond: num("scale-kalshi-tokens"),
+          intervalSeconds: num("scale-interval"),
+        },
+        log,
+      ),
+    );
+    for (const line of summarizeScale(scale)) log(`scale: ${line}`);
+  }
 } finally {
   if (ownDataDir && !values.keep) rmSync(dataDir, { recursive: true, force: true });
   else log(`data dir kept: ${dataDir}`);

@@ -113,6 +113,52 @@ export async function openCoverage(
   return { open: Number(row?.open ?? 0), current: Number(row?.current ?? 0) };
 }
 
+/** Open markets of one tier of the schedule, and how far behind their history is. */
+export interface TierCoverage {
+  /** The tier's refresh interval (seconds): `SCHEDULE`'s active, middle or quiet one. */
+  everySeconds: number;
+  open: number;
+  current: number;
+  /** Open markets whose history was never fetched. */
+  unfetched: number;
+  /** Seconds from the newest point fetched (the market's open when never fetched) to now. */
+  lagP50: number;
+  lagP99: number;
+  lagMax: number;
+}
+
+/** `openCoverage` by tier of the schedule, with the history's lag in each (the scale run's figures). */
+export async function openCoverageByTier(
+  warehouse: Warehouse,
+  source: string,
+  markets: string,
+  options: { refreshMs: number; now: number },
+): Promise<TierCoverage[]> {
+  const rows = await warehouse.query<Record<keyof TierCoverage, string | number>>(
+    `SELECT every AS everySeconds, count() AS open, countIf(is_current) AS current,
+            countIf(is_new) AS unfetched, quantileExact(0.5)(lag) AS lagP50, quantileExact(0.99)(lag) AS lagP99, max(lag) AS lagMax
+     FROM (
+       SELECT ${EVERY} AS every,
+              s.market = '' AS is_new,
+              s.market != '' AND s.failures = 0 AND toUnixTimestamp(s.covered_until) > {now:UInt32} - every AS is_current,
+              greatest(0, toInt64({now:UInt32}) - if(s.market = '', toInt64(m.opened), toInt64(toUnixTimestamp(s.covered_until)))) AS lag
+       ${scheduled(markets)}
+       WHERE m.closed_at IS NULL)
+     GROUP BY every ORDER BY every
+     SETTINGS join_use_nulls = 0`,
+    { params: scheduleParams(source, options) },
+  );
+  return rows.map((row) => ({
+    everySeconds: Number(row.everySeconds),
+    open: Number(row.open),
+    current: Number(row.current),
+    unfetched: Number(row.unfetched),
+    lagP50: Number(row.lagP50),
+    lagP99: Number(row.lagP99),
+    lagMax: Number(row.lagMax),
+  }));
+}
+
 /**
  * The markets a step works on, most wanted first: open markets never fetched, open markets
  * due by the schedule (`SCHEDULE`, `refreshMs` its middle tier), both closing soonest

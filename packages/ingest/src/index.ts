@@ -43,6 +43,7 @@ export {
 } from "./crossvenue/matcher";
 export { comparePair, type KalshiSide, type PairVerdict, type PolymarketSide, type Relation } from "./crossvenue/score";
 export { type DemoHistoryOptions, type DemoHistoryResult, generateDemoHistory } from "./demo-history";
+export { openCoverageByTier, SCHEDULE, type TierCoverage } from "./history";
 export { createPageFetcher, DEFAULT_HTTP_POLICY, type HttpPolicy, UpstreamError } from "./http/fetch-page";
 export {
   createRateLimiter,
@@ -52,6 +53,7 @@ export {
   unitsPerSecond,
 } from "./http/rate-limiter";
 export { type Clock, consoleLogger, type Logger, silentLogger, systemClock } from "./logger";
+export type { LimitUse, ReplayLimitOptions } from "./replay/limits";
 export {
   type Fault,
   type FaultKind,

@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chooseTargets } from "../history";
+import { chooseTargets, openCoverageByTier } from "../history";
 import { createRateLimiter } from "../http/rate-limiter";
 import { replayIngestConfig } from "../replay/server";
 import { type SourceName, sourceNamed } from "../sources";
@@ -17,6 +17,7 @@ import { runSync } from "./run-sync";
 
 const NOW = Date.parse("2026-07-01T12:00:00Z");
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
 const TABLES = {
   "polymarket.prices": "id, token_id, fidelity_minutes, ts",
   "polymarket.trades": "id, transaction_hash, trade_index",
@@ -148,6 +149,20 @@ describe("the history worker", () => {
     const later = await readHistoryProgress(h.warehouse, "kalshi", { now: NOW + 2 * 86_400_000 });
     expect(later.open_markets).toBe(progress.open_markets);
     expect(later.open_markets_current).toBe(0);
+    // By tier of the schedule: the same open markets, every one fetched; two days on, each
+    // is two days behind (its newest point was fetched up to the pass).
+    const tiers = (now: number) =>
+      openCoverageByTier(h.warehouse, "kalshi", sourceNamed("kalshi").history.marketsSql, { now, refreshMs: HOUR });
+    const sum = (rows: Awaited<ReturnType<typeof tiers>>, key: "open" | "current" | "unfetched") =>
+      rows.reduce((total, row) => total + row[key], 0);
+    const now = await tiers(NOW);
+    expect(sum(now, "open")).toBe(progress.open_markets);
+    expect(sum(now, "current")).toBe(progress.open_markets);
+    expect(sum(now, "unfetched")).toBe(0);
+    expect(Math.max(...now.map((tier) => tier.lagMax))).toBeLessThan(HOUR / 1000);
+    const twoDays = await tiers(NOW + 2 * DAY);
+    expect(sum(twoDays, "current")).toBe(0);
+    expect(Math.min(...twoDays.map((tier) => tier.lagP50))).toBeGreaterThanOrEqual((2 * DAY) / 1000);
   }, 300_000);
   it("never sends a request over an endpoint's limit", () => {
     const over: string[] = [];
