@@ -170,8 +170,17 @@ function feedOf(context: Context, ticker: string): TradeFeed | null {
   return life ? generatedFeed(life) : null;
 }
 
-/** Every market's feed, for the exchange-wide walk: O(catalog) per page, fine at replay sizes. */
+/** Every market's feeds as of a second and a move of the catalog: a tape walk's pages share them. */
+const tapeFeeds = new WeakMap<Context["kalshi"], { now: number; tick: number; feeds: TradeFeed[] }>();
+
+/**
+ * Every market's feed, for the exchange-wide walk: O(catalog), built once per second of
+ * the clock (a page takes the catalog's building only when the second has moved on), so a
+ * walk over a large catalog does not stall the replay's other requests page after page.
+ */
 function allFeeds(context: Context): TradeFeed[] {
+  const cached = tapeFeeds.get(context.kalshi);
+  if (cached?.now === context.now && cached.tick === context.kalshi.tick) return cached.feeds;
   const feeds: TradeFeed[] = [];
   for (let eventIndex = 0; eventIndex < context.kalshi.eventCount; eventIndex += 1) {
     const { event } = context.kalshi.event(eventIndex);
@@ -185,5 +194,6 @@ function allFeeds(context: Context): TradeFeed[] {
   for (const ticker of tickers) {
     feeds.push(recordedFeed(context.recorded.kalshiTrades.filter((trade) => trade.ticker === ticker)));
   }
+  tapeFeeds.set(context.kalshi, { now: context.now, tick: context.kalshi.tick, feeds });
   return feeds;
 }

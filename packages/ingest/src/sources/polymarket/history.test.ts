@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_FIXTURES_DIR, readFixture } from "../../replay/catalog";
+import { gridWindows, type PriceSeries } from "./history";
 import { mapPricePoints, mapTrades } from "./history-values";
 
 const prices = readFixture(DEFAULT_FIXTURES_DIR, "polymarket/history/clob_prices_history_hourly_2026-05.json") as {
@@ -79,5 +80,56 @@ describe("Polymarket trades", () => {
     const backward = mapTrades(market, [...fills].reverse()).rows;
     expect(forward.map((row) => row.trade_index).sort()).toEqual([0, 1, 2]);
     expect(key(forward)).toEqual(key(backward));
+  });
+});
+
+describe("a first fetch's long price series", () => {
+  const DAY = 86_400;
+  const WINDOW = 15 * DAY;
+  const series = (token: string, from: number, to: number): PriceSeries => ({
+    market: { id: token, conditionId: "0xc", tokens: [token], outcomes: ["Yes"] },
+    token,
+    fidelity: 60,
+    range: { from, to },
+    window: { from, to },
+  });
+  const cohort = [
+    series("a", 1_700_000_123, 1_700_000_123 + 400 * DAY),
+    series("b", 1_700_000_123 + 40 * DAY, 1_700_000_123 + 90 * DAY),
+    series("c", 1_690_000_000, 1_690_000_000 + 20 * DAY),
+  ];
+  const batches = gridWindows(cohort);
+
+  it("walks them together, one request a window of the grid, in time order", () => {
+    const cells = new Set(
+      cohort.flatMap((one) => {
+        const cells: number[] = [];
+        for (let cell = Math.floor(one.range.from / WINDOW); cell <= Math.floor(one.range.to / WINDOW); cell += 1) {
+          cells.push(cell);
+        }
+        return cells;
+      }),
+    );
+    expect(batches).toHaveLength(cells.size);
+    // Each token alone would take a request per 15-day window of its own: 28 + 4 + 2.
+    expect(batches.length).toBeLessThan(28 + 4 + 2);
+    const starts = batches.map((batch) => Math.min(...batch.map((one) => one.window.from)));
+    expect(starts).toEqual([...starts].sort((x, y) => x - y));
+    for (const batch of batches) {
+      const from = Math.min(...batch.map((one) => one.window.from));
+      const to = Math.max(...batch.map((one) => one.window.to));
+      expect(to - from).toBeLessThan(WINDOW);
+    }
+  });
+
+  it("gives each series its whole range, window after window, with no gap and no overlap", () => {
+    for (const one of cohort) {
+      const windows = batches.flatMap((batch) => batch.filter((x) => x.token === one.token).map((x) => x.window));
+      expect(windows[0]?.from).toBe(one.range.from);
+      expect(windows.at(-1)?.to).toBe(one.range.to);
+      for (let i = 1; i < windows.length; i += 1) {
+        expect(windows[i]?.from).toBe((windows[i - 1]?.to ?? 0) + 1);
+      }
+    }
   });
 });
