@@ -77,6 +77,14 @@ describe("the hub", () => {
         await expect
           .poll(() => progress.getByTestId("history-tape").textContent(), { timeout: 90_000 })
           .toMatch(/UTC \((\d+ s|\d+ min) behind\)$/);
+        // The open market furthest behind its schedule, linked to its page, or none.
+        const gap = progress.getByTestId("history-gap");
+        expect(await gap.textContent()).toMatch(
+          /^(None|.+: (not reached yet, open since .+ UTC|(upstream error|refresh due), stored up to .+ UTC \(.+ ago\)))$/,
+        );
+        if ((await gap.textContent()) !== "None") {
+          expect(await gap.getByRole("link").getAttribute("href")).toMatch(new RegExp(`^/markets/${venue}/.+`));
+        }
       }
       await wide.screenshot("hub-status-1440");
 

@@ -36,6 +36,17 @@ export const ZHistoryProgress = z.object({
    * of the schedule (10 minutes while trading, hourly after a day's trading, daily else).
    */
   open_markets_current: z.number().int().nonnegative(),
+  /**
+   * The open market furthest behind its schedule: its history is stored up to `since` (its
+   * open when never fetched), and why it is behind; null when every open market is current.
+   */
+  oldest_gap: z
+    .object({
+      market: z.string(),
+      since: z.iso.datetime(),
+      reason: z.enum(["not reached yet", "upstream error", "refresh due"]),
+    })
+    .nullable(),
   /** Price points, candles and trades stored. */
   points_stored: z.number().int().nonnegative(),
   /** ISO 8601 time of the oldest stored point, null before the first. */

@@ -93,24 +93,59 @@ function scheduleParams(source: string, options: { refreshMs: number; now: numbe
 }
 
 /**
- * Open markets, and those whose history is current by the schedule: fetched, not failing,
- * and refreshed within their tier (the status's coverage of the open set).
+ * Each open market with its tier (`every`), whether its history is current by the schedule
+ * (fetched, not failing, refreshed within its tier), since when it is stored up to (its
+ * open when never fetched) and, when not current, why.
+ */
+function openStates(markets: string): string {
+  return `SELECT m.market AS market, ${EVERY} AS every, s.market = '' AS is_new,
+            s.market != '' AND s.failures = 0 AND toUnixTimestamp(s.covered_until) > {now:UInt32} - every AS is_current,
+            if(s.market = '', toInt64(m.opened), toInt64(toUnixTimestamp(s.covered_until))) AS since,
+            multiIf(s.market = '', 'not reached yet', s.failures > 0, 'upstream error', 'refresh due') AS reason
+     ${scheduled(markets)}
+     WHERE m.closed_at IS NULL`;
+}
+
+/** Why an open market's history is behind its schedule. */
+export type GapReason = "not reached yet" | "upstream error" | "refresh due";
+
+/** The open market furthest behind: its history is stored up to `since` (Unix seconds; its open when never fetched). */
+export interface OldestGap {
+  market: string;
+  since: number;
+  reason: GapReason;
+}
+
+/**
+ * Open markets, those whose history is current by the schedule (the status's coverage of
+ * the open set), and the oldest gap among the others.
  */
 export async function openCoverage(
   warehouse: Warehouse,
   source: string,
   markets: string,
   options: { refreshMs: number; now: number },
-): Promise<{ open: number; current: number }> {
-  const [row] = await warehouse.query<{ open: string; current: string }>(
-    `SELECT count() AS open,
-            countIf(s.market != '' AND s.failures = 0 AND toUnixTimestamp(s.covered_until) > {now:UInt32} - ${EVERY}) AS current
-     ${scheduled(markets)}
-     WHERE m.closed_at IS NULL
+): Promise<{ open: number; current: number; oldestGap: OldestGap | null }> {
+  const [row] = await warehouse.query<{
+    open: string;
+    current: string;
+    gap_market: string;
+    gap_since: string;
+    gap_reason: GapReason;
+  }>(
+    `SELECT count() AS open, countIf(is_current) AS current,
+            argMinIf(market, (since, market), NOT is_current) AS gap_market,
+            minIf(since, NOT is_current) AS gap_since,
+            argMinIf(reason, (since, market), NOT is_current) AS gap_reason
+     FROM (${openStates(markets)})
      SETTINGS join_use_nulls = 0`,
     { params: scheduleParams(source, options) },
   );
-  return { open: Number(row?.open ?? 0), current: Number(row?.current ?? 0) };
+  const open = Number(row?.open ?? 0);
+  const current = Number(row?.current ?? 0);
+  const oldestGap =
+    row && current < open ? { market: row.gap_market, since: Number(row.gap_since), reason: row.gap_reason } : null;
+  return { open, current, oldestGap };
 }
 
 /** Open markets of one tier of the schedule, and how far behind their history is. */
@@ -135,15 +170,9 @@ export async function openCoverageByTier(
   options: { refreshMs: number; now: number },
 ): Promise<TierCoverage[]> {
   const rows = await warehouse.query<Record<keyof TierCoverage, string | number>>(
-    `SELECT every AS everySeconds, count() AS open, countIf(is_current) AS current,
-            countIf(is_new) AS unfetched, quantileExact(0.5)(lag) AS lagP50, quantileExact(0.99)(lag) AS lagP99, max(lag) AS lagMax
-     FROM (
-       SELECT ${EVERY} AS every,
-              s.market = '' AS is_new,
-              s.market != '' AND s.failures = 0 AND toUnixTimestamp(s.covered_until) > {now:UInt32} - every AS is_current,
-              greatest(0, toInt64({now:UInt32}) - if(s.market = '', toInt64(m.opened), toInt64(toUnixTimestamp(s.covered_until)))) AS lag
-       ${scheduled(markets)}
-       WHERE m.closed_at IS NULL)
+    `SELECT every AS everySeconds, count() AS open, countIf(is_current) AS current, countIf(is_new) AS unfetched,
+            quantileExact(0.5)(lag) AS lagP50, quantileExact(0.99)(lag) AS lagP99, max(lag) AS lagMax
+     FROM (SELECT *, greatest(0, toInt64({now:UInt32}) - since) AS lag FROM (${openStates(markets)}))
      GROUP BY every ORDER BY every
      SETTINGS join_use_nulls = 0`,
     { params: scheduleParams(source, options) },

@@ -1,7 +1,8 @@
 /**
  * The history worker against the replay server's history endpoints, on a real embedded
  * warehouse: what it stores, the limits it keeps by construction, the straddled trade
- * cutoff, a step killed with SIGKILL, and the rate it holds beside a snapshot.
+ * cutoff, the open markets' coverage and oldest gap, and a step killed with SIGKILL (the rate it
+ * holds beside a snapshot: `shared-limiter.integration.test.ts`).
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -90,6 +91,19 @@ async function forget(source: SourceName) {
 
 describe("the history worker", () => {
   it("stores every market's history once, and a second pass adds nothing", async () => {
+    // Before any step, every open market is a gap, the oldest the one open longest.
+    const before = await readHistoryProgress(h.warehouse, "kalshi", { now: NOW });
+    expect(before.open_markets).toBeGreaterThan(0);
+    expect(before.open_markets_current).toBe(0);
+    expect(before.oldest_gap?.reason).toBe("not reached yet");
+    const [oldest] = await h.warehouse.query<{ market: string; opened: number }>(
+      `SELECT market, opened FROM (${sourceNamed("kalshi").history.marketsSql}) WHERE closed_at IS NULL ORDER BY opened, market LIMIT 1`,
+    );
+    expect(before.oldest_gap).toEqual({
+      market: oldest?.market,
+      since: new Date(Number(oldest?.opened) * 1000).toISOString(),
+      reason: "not reached yet",
+    });
     h.replay.requests.length = 0;
     for (const source of ["polymarket", "kalshi"] as const) await drain(h, source);
     reference = await contents(h);
@@ -149,6 +163,9 @@ describe("the history worker", () => {
     const later = await readHistoryProgress(h.warehouse, "kalshi", { now: NOW + 2 * 86_400_000 });
     expect(later.open_markets).toBe(progress.open_markets);
     expect(later.open_markets_current).toBe(0);
+    expect(progress.oldest_gap).toBeNull();
+    expect(later.oldest_gap?.reason).toBe("refresh due");
+    expect(Date.parse(later.oldest_gap?.since ?? "")).toBeGreaterThan(NOW - HOUR);
     // By tier of the schedule: the same open markets, every one fetched; two days on, each
     // is two days behind (its newest point was fetched up to the pass).
     const tiers = (now: number) =>
@@ -424,45 +441,4 @@ describe("a history step killed with SIGKILL", () => {
         expect(resumed[table], table).toEqual(reference[table]);
     }, 300_000);
   }
-});
-
-describe("the shared limiter", () => {
-  it("keeps Kalshi's combined spend inside the venue's token bucket while a snapshot runs beside the history", async () => {
-    await forget("kalshi");
-    // The replay refuses, as Kalshi does, any request its Basic-tier bucket has no tokens for.
-    h.replay.setLimits({ kalshiTokensPerSecond: 200 });
-    const kalshiHost = new URL(h.replay.url.kalshi).pathname;
-    let requests = 0;
-    const deps = {
-      ...h.deps,
-      rateLimiters: new Map([["kalshi", createRateLimiter(sourceNamed("kalshi").rateLimit(h.deps.config))]]),
-      // No retry may hide a refusal.
-      http: { retries: 0 },
-      fetch: (input: string | URL | Request, init?: RequestInit) => {
-        if (String(input).includes(kalshiHost)) requests += 1;
-        return fetch(input, init);
-      },
-    };
-    const started = performance.now();
-    let use: ReturnType<typeof h.replay.limitUse>[string] | undefined;
-    try {
-      const [snapshot, history] = await Promise.all([
-        runSync(deps, { source: "kalshi" }),
-        runHistoryStep(deps, "kalshi", { markets: 60 }),
-      ]);
-      expect(snapshot.success, snapshot.error ?? "").toBe(true);
-      expect(history.run.success, history.run.error ?? "").toBe(true);
-    } finally {
-      use = h.replay.limitUse().kalshi;
-      h.replay.setLimits(null);
-    }
-    const seconds = (performance.now() - started) / 1000;
-    expect(requests).toBeGreaterThan(40);
-    expect(use?.refused).toBe(0);
-    // Batches were billed per ticker: more tokens than ten a request.
-    expect(use?.admitted ?? 0).toBeGreaterThan(requests * 10);
-    // Within 88 % of the refill over the run, beside the bucket's first second.
-    expect(use?.admitted ?? 0).toBeLessThanOrEqual(200 + 0.9 * 200 * seconds);
-    expect(use?.admitted ?? 0).toBeGreaterThan(0.5 * 200 * seconds);
-  }, 300_000);
 });

@@ -9,7 +9,7 @@
  * (`../history.ts`), so repeating a step adds neither duplicates nor gaps.
  */
 import type { Warehouse } from "@epicenter/warehouse";
-import { openCoverage, SCHEDULE } from "../history";
+import { type GapReason, openCoverage, SCHEDULE } from "../history";
 import { createPageFetcher } from "../http/fetch-page";
 import { consoleLogger, systemClock } from "../logger";
 import type { HistoryOutcome, HistoryRun } from "../source";
@@ -103,6 +103,8 @@ export interface HistoryProgress {
   /** Open markets, and those current by the schedule (`openCoverage`). */
   open_markets: number;
   open_markets_current: number;
+  /** The open market furthest behind its schedule, stored up to `since` (ISO; its open when never fetched), or null. */
+  oldest_gap: { market: string; since: string; reason: GapReason } | null;
   points_stored: number;
   /** The oldest stored point, ISO, or null. */
   oldest_point: string | null;
@@ -173,6 +175,11 @@ export async function readHistoryProgress(
     markets_failing: Number(failing),
     open_markets: open.open,
     open_markets_current: open.current,
+    oldest_gap: open.oldestGap && {
+      market: open.oldestGap.market,
+      since: new Date(open.oldestGap.since * 1000).toISOString(),
+      reason: open.oldestGap.reason,
+    },
     points_stored: Number(row?.points ?? 0),
     oldest_point: oldest === null || oldest === 0 ? null : new Date(oldest * 1000).toISOString(),
     trades_complete_until: row?.tape ? new Date((Number(row.tape) + 1) * 1000).toISOString() : null,

@@ -4,9 +4,16 @@
  * history has come; everything rechecked every 30 s. A
  * failed health check shows the API as Offline / Down, never an error page.
  */
-import { type SourceSync, type SyncStatusResponse, VENUE_FACTS, VENUES } from "@epicenter/contracts";
+import {
+  type HistoryProgress,
+  type SourceSync,
+  type SyncStatusResponse,
+  VENUE_FACTS,
+  VENUES,
+} from "@epicenter/contracts";
 import { AlertTriangle, Database, Layers, Radio, Server } from "lucide-react";
 import { useEffect, useState } from "react";
+import { Link } from "react-router";
 import { formatRelative } from "../../lib/time";
 import { Badge, type BadgeTone } from "../../ui/Badge";
 import { EmptyState } from "../../ui/EmptyState";
@@ -281,6 +288,12 @@ function History({ status }: { status: SyncStatusResponse }) {
                     %)
                   </strong>
                 </li>
+                <li>
+                  <span>Oldest gap, open markets</span>
+                  <strong data-testid="history-gap">
+                    {history.oldest_gap ? <OldestGap venue={name} gap={history.oldest_gap} /> : "None"}
+                  </strong>
+                </li>
                 {history.markets_failing > 0 && (
                   <li>
                     <span>Markets failing at the venue</span>
@@ -334,6 +347,18 @@ function History({ status }: { status: SyncStatusResponse }) {
 }
 
 /** How far a feed's "complete up to" is behind the clock, in seconds. */
+/** The open market furthest behind its schedule, linked to its page, and why. */
+function OldestGap({ venue, gap }: { venue: string; gap: NonNullable<HistoryProgress["oldest_gap"]> }) {
+  return (
+    <>
+      <Link to={`/markets/${venue}/${encodeURIComponent(gap.market)}`}>{gap.market}</Link>
+      {gap.reason === "not reached yet"
+        ? `: not reached yet, open since ${formatTimestamp(gap.since)} UTC`
+        : `: ${gap.reason}, stored up to ${formatTimestamp(gap.since)} UTC (${formatDuration(lagSeconds(gap.since))} ago)`}
+    </>
+  );
+}
+
 function lagSeconds(until: string): number {
   return Math.max(0, (Date.now() - Date.parse(until)) / 1000);
 }
