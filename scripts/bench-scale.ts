@@ -31,6 +31,7 @@ import { execFile, fork } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import {
@@ -103,6 +104,11 @@ export interface ScaleBenchResult {
    */
   replayLimits: Record<string, LimitUse & { averageShare: number; busiestShare: number | null }>;
   cpuCores: { bench: number; replay: number };
+  /**
+   * Each process's event loop held up (ms, p99 and max): a replay held up past a second
+   * takes the requests that queued meanwhile at once, more than a second's bucket.
+   */
+  loopDelayMs: { bench: { p99: number; max: number }; replay: { p99: number; max: number } };
   rssMiB: { bench: number; replay: number };
   errors: { count: number; first: string[] };
   loadAverage: { start: number; end: number };
@@ -173,6 +179,7 @@ export function summarize(result: ScaleBenchResult): string[] {
       )
       .join("; ")} (goal < 90 %, none refused)`,
     `CPU ${result.cpuCores.bench.toFixed(2)} cores (scheduler and engine) + ${result.cpuCores.replay.toFixed(2)} (replay); peak RSS ${result.rssMiB.bench} + ${result.rssMiB.replay} MiB`,
+    `event loop held up: p99 ${result.loopDelayMs.bench.p99} ms, max ${result.loopDelayMs.bench.max} ms (scheduler and engine); p99 ${result.loopDelayMs.replay.p99} ms, max ${result.loopDelayMs.replay.max} ms (replay)`,
     `errors logged: ${result.errors.count}${result.errors.first.length ? ` (first: ${result.errors.first.join(" | ")})` : ""}`,
   );
   return lines;
@@ -187,7 +194,7 @@ export function spreadOf(values: readonly number[]): Spread {
 interface ReplayChild {
   url: ReplayServer["url"];
   advance(): void;
-  report(): Promise<{ use: Record<string, LimitUse>; cpuS: number; rssMiB: number }>;
+  report(): Promise<{ use: Record<string, LimitUse>; cpuS: number; rssMiB: number; loopDelayMs: LoopDelay }>;
   close(): void;
 }
 
@@ -214,7 +221,20 @@ async function startReplayChild(options: ScaleBenchOptions): Promise<ReplayChild
   };
 }
 
+interface LoopDelay {
+  p99: number;
+  max: number;
+}
+
+/** Starts measuring how long the event loop is held up; answers the figures so far. */
+function loopDelay(): () => LoopDelay {
+  const histogram = monitorEventLoopDelay({ resolution: 20 });
+  histogram.enable();
+  return () => ({ p99: Math.round(histogram.percentile(99) / 1e6), max: Math.round(histogram.max / 1e6) });
+}
+
 async function replayChildMain(options: ScaleBenchOptions): Promise<void> {
+  const delays = loopDelay();
   const replay = await startReplayServer({
     catalogSize: options.markets,
     limits: { kalshiTokensPerSecond: options.kalshiTokensPerSecond, polymarket: true },
@@ -227,6 +247,7 @@ async function replayChildMain(options: ScaleBenchOptions): Promise<void> {
         use: replay.limitUse(),
         cpuS: (cpu.user + cpu.system) / 1e6,
         rssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+        loopDelayMs: delays(),
       });
     }
   });
@@ -270,6 +291,7 @@ async function child(options: ScaleBenchOptions): Promise<ScaleBenchResult> {
     tierSamples.set(source, []);
   }
   const cpuAtStart = process.cpuUsage();
+  const delays = loopDelay();
   let stopping = false;
   try {
     await migrateWarehouse(warehouse);
@@ -397,6 +419,7 @@ async function child(options: ScaleBenchOptions): Promise<ScaleBenchResult> {
       replayLimits,
       cpuCores: { bench: (cpu.user + cpu.system) / 1e6 / wallS, replay: replayReport.cpuS / wallS },
       rssMiB: { bench: Math.round(process.resourceUsage().maxRSS / 1024), replay: replayReport.rssMiB },
+      loopDelayMs: { bench: delays(), replay: replayReport.loopDelayMs },
       errors,
       loadAverage: { start: Math.round(load.start * 100) / 100, end: Math.round(load.end * 100) / 100 },
     };
