@@ -5,10 +5,10 @@
  * replay server's `advance()`).
  *
  * Hygiene:
- * - The replay server runs in a child process (this script, forked with
- *   `--replay-child`), so rendering upstream pages does not compete with the code under
- *   test for the main thread (it still competes for the machine's cores). The time the run
- *   spends waiting for page bodies is measured and reported separately (`upstreamWaitMs`).
+ * - The replay server runs in a child process (`bench/replay-child.ts`), so rendering
+ *   upstream pages does not compete with the code under test for the main thread (it
+ *   still competes for the machine's cores). The time the run spends waiting for page
+ *   bodies is measured and reported separately (`upstreamWaitMs`).
  * - Each figure is reported per run and as the median over the runs, with min–max; run 1
  *   is also shown on its own (a cold warehouse: no previous state for `lastTradeTime`).
  *
@@ -31,22 +31,20 @@
  *
  * Run with `npx tsx scripts/bench-ingest.ts [catalogSize] [runs] [dayRuns]`.
  */
-import { type ChildProcess, fork } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import {
   createRateLimiter,
   type Logger,
-  type ReplayServer,
   replayIngestConfig,
   runSync,
   type SyncRunSummary,
   silentLogger,
-  startReplayServer,
 } from "@epicenter/ingest";
 import { migrateWarehouse, openWarehouse, type Warehouse } from "@epicenter/warehouse";
+import { type ReplayChild, startReplayChild } from "./bench/replay-child";
 
 export interface IngestRunResult {
   marketsWritten: number;
@@ -99,36 +97,6 @@ function spread(values: number[]): Spread {
   const median =
     sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
   return { median: Math.round(median), min: Math.round(sorted[0] ?? 0), max: Math.round(sorted.at(-1) ?? 0) };
-}
-
-/** The replay server in a child process: `{url}` on start, `advanced` after each `advance`. */
-interface ReplayChild {
-  url: ReplayServer["url"];
-  advance(): Promise<void>;
-  close(): Promise<void>;
-}
-
-async function startReplayChild(catalogSize: number): Promise<ReplayChild> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ["--replay-child", String(catalogSize)], {
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  const next = () =>
-    new Promise<Record<string, unknown>>((resolve, reject) => {
-      child.once("message", (message) => resolve(message as Record<string, unknown>));
-      child.once("exit", (code) => reject(new Error(`replay child exited with ${code}`)));
-    });
-  const ready = await next();
-  return {
-    url: ready.url as ReplayChild["url"],
-    advance: async () => {
-      const answer = next();
-      child.send("advance");
-      await answer;
-    },
-    close: async () => {
-      child.kill();
-    },
-  };
 }
 
 /** Upstream answers by URL, without the pending-closed pass's window start (it moves with the clock). */
@@ -285,7 +253,7 @@ async function measureDisk(warehouse: Warehouse, catalogMarkets: number, runs: n
 async function runDiskDay(catalogSize: number, runs: number): Promise<DiskResult> {
   const dir = mkdtempSync(join(tmpdir(), "epicenter-bench-ingest-day-"));
   const warehouse = openWarehouse({ path: join(dir, "warehouse"), poolSize: 4 });
-  const replay = await startReplayChild(catalogSize);
+  const replay = await startReplayChild({ catalogSize });
   try {
     await migrateWarehouse(warehouse);
     const start = Date.parse("2026-11-01T00:00:00Z");
@@ -326,7 +294,7 @@ export async function runIngestBench(
   const runCount = Math.max(1, options.runs ?? 6);
   const dir = mkdtempSync(join(tmpdir(), "epicenter-bench-ingest-"));
   const warehouse = openWarehouse({ path: join(dir, "warehouse"), poolSize: 4 });
-  const replay = await startReplayChild(catalogSize);
+  const replay = await startReplayChild({ catalogSize });
   const recording: Recording = new Map();
   try {
     await migrateWarehouse(warehouse);
@@ -376,24 +344,8 @@ export async function runIngestBench(
   }
 }
 
-async function replayChildMain(catalogSize: number) {
-  const replay = await startReplayServer({ catalogSize });
-  process.on("message", (message) => {
-    if (message === "advance") {
-      replay.advance();
-      process.send?.("advanced");
-    }
-  });
-  process.on("disconnect", () => {
-    void replay.close().then(() => process.exit(0));
-  });
-  process.send?.({ url: replay.url });
-}
-
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  if (process.argv[2] === "--replay-child") {
-    await replayChildMain(Number(process.argv[3] ?? 150_000));
-  } else {
+  {
     const result = await runIngestBench({
       catalogSize: Number(process.argv[2] ?? 150_000),
       runs: Number(process.argv[3] ?? 6),

@@ -27,11 +27,10 @@
  * Not measured yet: markets closing during the run (the replay's catalog has no market that
  * closes while it runs, so "captured before close" cannot be counted), and the closed million.
  */
-import { execFile, fork } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import {
@@ -41,17 +40,16 @@ import {
   type LimitUse,
   type Logger,
   openCoverageByTier,
-  type ReplayServer,
   replayIngestConfig,
   SCHEDULE,
   SOURCES,
   type SourceName,
   type SyncRunSummary,
   sourceNamed,
-  startReplayServer,
   type TierCoverage,
 } from "@epicenter/ingest";
 import { migrateWarehouse, openWarehouse } from "@epicenter/warehouse";
+import { loopDelay, startReplayChild } from "./bench/replay-child";
 
 export interface ScaleBenchOptions {
   /** Markets per venue in the replay's catalog. */
@@ -191,69 +189,6 @@ export function spreadOf(values: readonly number[]): Spread {
   return { n: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? 0 };
 }
 
-interface ReplayChild {
-  url: ReplayServer["url"];
-  advance(): void;
-  report(): Promise<{ use: Record<string, LimitUse>; cpuS: number; rssMiB: number; loopDelayMs: LoopDelay }>;
-  close(): void;
-}
-
-async function startReplayChild(options: ScaleBenchOptions): Promise<ReplayChild> {
-  const child = fork(fileURLToPath(import.meta.url), ["--replay-child", JSON.stringify(options)], {
-    stdio: ["ignore", "ignore", "inherit", "ipc"],
-    execArgv: ["--import", "tsx"],
-  });
-  const next = () =>
-    new Promise<Record<string, unknown>>((resolve, reject) => {
-      child.once("message", (message) => resolve(message as Record<string, unknown>));
-      child.once("exit", (code) => reject(new Error(`replay child exited with ${code}`)));
-    });
-  const ready = await next();
-  return {
-    url: ready.url as ReplayServer["url"],
-    advance: () => child.send("advance"),
-    report: async () => {
-      const answer = next();
-      child.send("report");
-      return (await answer) as unknown as Awaited<ReturnType<ReplayChild["report"]>>;
-    },
-    close: () => child.kill(),
-  };
-}
-
-interface LoopDelay {
-  p99: number;
-  max: number;
-}
-
-/** Starts measuring how long the event loop is held up; answers the figures so far. */
-function loopDelay(): () => LoopDelay {
-  const histogram = monitorEventLoopDelay({ resolution: 20 });
-  histogram.enable();
-  return () => ({ p99: Math.round(histogram.percentile(99) / 1e6), max: Math.round(histogram.max / 1e6) });
-}
-
-async function replayChildMain(options: ScaleBenchOptions): Promise<void> {
-  const delays = loopDelay();
-  const replay = await startReplayServer({
-    catalogSize: options.markets,
-    limits: { kalshiTokensPerSecond: options.kalshiTokensPerSecond, polymarket: true },
-  });
-  process.on("message", (message) => {
-    if (message === "advance") replay.advance();
-    if (message === "report") {
-      const cpu = process.cpuUsage();
-      process.send?.({
-        use: replay.limitUse(),
-        cpuS: (cpu.user + cpu.system) / 1e6,
-        rssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
-        loopDelayMs: delays(),
-      });
-    }
-  });
-  process.send?.({ url: replay.url });
-}
-
 /** Counts what the scheduler logs as warnings and errors, and keeps the first few. */
 function countingLogger(errors: ScaleBenchResult["errors"], isStopping: () => boolean): Logger {
   const keep = (fields: Record<string, unknown>, message: string) => {
@@ -268,7 +203,10 @@ function countingLogger(errors: ScaleBenchResult["errors"], isStopping: () => bo
 async function child(options: ScaleBenchOptions): Promise<ScaleBenchResult> {
   const dir = mkdtempSync(join(tmpdir(), "epicenter-bench-scale-"));
   const warehouse = openWarehouse({ path: join(dir, "warehouse"), poolSize: 4 });
-  const replay = await startReplayChild(options);
+  const replay = await startReplayChild({
+    catalogSize: options.markets,
+    limits: { kalshiTokensPerSecond: options.kalshiTokensPerSecond, polymarket: true },
+  });
   const load = { start: loadavg()[0] ?? 0, end: 0 };
   const errors: ScaleBenchResult["errors"] = { count: 0, first: [] };
   const started = Date.now();
@@ -314,7 +252,7 @@ async function child(options: ScaleBenchOptions): Promise<ScaleBenchResult> {
         },
       },
     );
-    const advancing = setInterval(() => replay.advance(), options.intervalSeconds * 1000);
+    const advancing = setInterval(() => void replay.advance(), options.intervalSeconds * 1000);
     scheduler.start();
     let nextTiers = started + TIER_SAMPLE_MS;
     while (Date.now() < started + wallMs) {
@@ -434,6 +372,4 @@ if (process.argv[2] === "--child") {
   const result = await child(JSON.parse(process.argv[3] ?? "{}") as ScaleBenchOptions);
   console.log(JSON.stringify(result));
   process.exit(0);
-} else if (process.argv[2] === "--replay-child") {
-  await replayChildMain(JSON.parse(process.argv[3] ?? "{}") as ScaleBenchOptions);
 }

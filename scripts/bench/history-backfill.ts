@@ -38,8 +38,8 @@ import {
 } from "@epicenter/ingest";
 import { migrateWarehouse, openWarehouse, type Warehouse } from "@epicenter/warehouse";
 import { measureTable, type TableBytes } from "./history-disk";
-import { startHistoryReplay } from "./history-replay";
 import { loadAverage } from "./machine";
+import { startReplayChild } from "./replay-child";
 
 export type MarketClass = "open" | "closed";
 type Venue = Extract<SourceName, "polymarket" | "kalshi">;
@@ -271,7 +271,7 @@ export async function runBackfillBench(
   const marketsPerStep = options.marketsPerStep ?? 20;
   const dir = mkdtempSync(join(tmpdir(), "epicenter-bench-history-backfill-"));
   const warehouse = openWarehouse({ path: join(dir, "warehouse"), poolSize: 4 });
-  const replay = await startHistoryReplay({ catalogSize: options.catalogSize, now: options.now });
+  const replay = await startReplayChild({ catalogSize: options.catalogSize, now: options.now });
   try {
     await migrateWarehouse(warehouse);
     const config = replayIngestConfig(replay);

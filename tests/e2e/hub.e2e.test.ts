@@ -80,7 +80,7 @@ describe("the hub", () => {
         // The open market furthest behind its schedule, linked to its page, or none.
         const gap = progress.getByTestId("history-gap");
         expect(await gap.textContent()).toMatch(
-          /^(None|.+: (not reached yet, open since .+ UTC|(upstream error|refresh due), stored up to .+ UTC \(.+ ago\)))$/,
+          /^(None|.+: (not reached yet, opened \w+ \d+, \d{4}|(upstream error|refresh due), stored to .+ UTC \(.+ ago\)))$/,
         );
         if ((await gap.textContent()) !== "None") {
           expect(await gap.getByRole("link").getAttribute("href")).toMatch(new RegExp(`^/markets/${venue}/.+`));

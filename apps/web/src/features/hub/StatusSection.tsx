@@ -289,7 +289,7 @@ function History({ status }: { status: SyncStatusResponse }) {
                   </strong>
                 </li>
                 <li>
-                  <span>Oldest gap, open markets</span>
+                  <span title="The open market whose history is stored least far, and why">Oldest gap</span>
                   <strong data-testid="history-gap">
                     {history.oldest_gap ? <OldestGap venue={name} gap={history.oldest_gap} /> : "None"}
                   </strong>
@@ -353,8 +353,8 @@ function OldestGap({ venue, gap }: { venue: string; gap: NonNullable<HistoryProg
     <>
       <Link to={`/markets/${venue}/${encodeURIComponent(gap.market)}`}>{gap.market}</Link>
       {gap.reason === "not reached yet"
-        ? `: not reached yet, open since ${formatTimestamp(gap.since)} UTC`
-        : `: ${gap.reason}, stored up to ${formatTimestamp(gap.since)} UTC (${formatDuration(lagSeconds(gap.since))} ago)`}
+        ? `: not reached yet, opened ${formatDate(gap.since)}`
+        : `: ${gap.reason}, stored to ${formatTimestamp(gap.since)} UTC (${formatDuration(lagSeconds(gap.since))} ago)`}
     </>
   );
 }
