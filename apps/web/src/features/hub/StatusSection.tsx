@@ -346,7 +346,6 @@ function History({ status }: { status: SyncStatusResponse }) {
   );
 }
 
-/** How far a feed's "complete up to" is behind the clock, in seconds. */
 /** The open market furthest behind its schedule, linked to its page, and why. */
 function OldestGap({ venue, gap }: { venue: string; gap: NonNullable<HistoryProgress["oldest_gap"]> }) {
   return (
@@ -359,6 +358,7 @@ function OldestGap({ venue, gap }: { venue: string; gap: NonNullable<HistoryProg
   );
 }
 
+/** How far a feed's "complete up to" is behind the clock, in seconds. */
 function lagSeconds(until: string): number {
   return Math.max(0, (Date.now() - Date.parse(until)) / 1000);
 }
