@@ -20,9 +20,10 @@
  * - history by tier of the schedule (`openCoverageByTier`): open markets, the share current
  *   by their tier, and the lag of their newest fetched point (p50, p99, max), sampled;
  * - each limit's use: the client's own measure (the scheduler's, the last minute's share of
- *   the venue's limit, its highest sample) and the replay's (units admitted in its busiest
- *   window against the limit, and refusals);
- * - CPU (cores used, of this process with the engine in it, and of the replay) and peak RSS.
+ *   the venue's limit, its highest sample) and the replay's (units admitted over the run and,
+ *   for Polymarket's windows, in the busiest one, against the limit; and refusals);
+ * - CPU (cores used, of this process with the engine in it, and of the replay), peak RSS,
+ *   and how long each process's event loop was held up.
  *
  * Not measured yet: markets closing during the run (the replay's catalog has no market that
  * closes while it runs, so "captured before close" cannot be counted), and the closed million.
