@@ -4,7 +4,7 @@
  * ticker), split into overlapping live and historical tiers at the trades cutoff, in the
  * live or legacy shape. The recorded sample answers for its own tickers.
  */
-import { hashSeed, hexOf, type Json, noiseAt } from "./catalog";
+import { hashSeed, hexOf, type Json, type KalshiMarketRef, noiseAt } from "./catalog";
 import { type Context, decodeCursor, encodeCursor, integer, kalshiError, type Reply } from "./history-context";
 import {
   clamp,
@@ -173,22 +173,21 @@ function feedOf(context: Context, ticker: string): TradeFeed | null {
 /** Every market's feeds as of a second and a move of the catalog: a tape walk's pages share them. */
 const tapeFeeds = new WeakMap<Context["kalshi"], { now: number; tick: number; feeds: TradeFeed[] }>();
 
+/** The catalog's markets as of a day and a move: what they are holds all day (`closedDaysAgo`), their lives move each second. */
+const tapeMarkets = new WeakMap<Context["kalshi"], { day: number; tick: number; refs: KalshiMarketRef[] }>();
+
 /**
- * Every market's feed, for the exchange-wide walk: O(catalog), built once per second of
- * the clock (a page takes the catalog's building only when the second has moved on), so a
- * walk over a large catalog does not stall the replay's other requests page after page.
+ * Every market's feed, for the exchange-wide walk: the catalog's markets built once per day
+ * and move of the catalog, their lives once per second, so a walk over a large catalog does
+ * not hold up the replay's other requests page after page.
  */
 function allFeeds(context: Context): TradeFeed[] {
   const cached = tapeFeeds.get(context.kalshi);
   if (cached?.now === context.now && cached.tick === context.kalshi.tick) return cached.feeds;
   const feeds: TradeFeed[] = [];
-  for (let eventIndex = 0; eventIndex < context.kalshi.eventCount; eventIndex += 1) {
-    const { event } = context.kalshi.event(eventIndex);
-    (event.markets as Json[]).forEach((market, position) => {
-      const template = context.kalshi.templateMarket(eventIndex, position) ?? market;
-      const life = kalshiLife(context, { eventIndex, position, event, market, template });
-      if (life) feeds.push(generatedFeed(life));
-    });
+  for (const ref of catalogMarkets(context)) {
+    const life = kalshiLife(context, ref);
+    if (life) feeds.push(generatedFeed(life));
   }
   const tickers = new Set(context.recorded.kalshiTrades.map((trade) => String(trade.ticker)));
   for (const ticker of tickers) {
@@ -196,4 +195,20 @@ function allFeeds(context: Context): TradeFeed[] {
   }
   tapeFeeds.set(context.kalshi, { now: context.now, tick: context.kalshi.tick, feeds });
   return feeds;
+}
+
+function catalogMarkets(context: Context): KalshiMarketRef[] {
+  const day = Math.floor(context.now / 86_400);
+  const cached = tapeMarkets.get(context.kalshi);
+  if (cached?.day === day && cached.tick === context.kalshi.tick) return cached.refs;
+  const refs: KalshiMarketRef[] = [];
+  for (let eventIndex = 0; eventIndex < context.kalshi.eventCount; eventIndex += 1) {
+    const { event } = context.kalshi.event(eventIndex);
+    (event.markets as Json[]).forEach((market, position) => {
+      const template = context.kalshi.templateMarket(eventIndex, position) ?? market;
+      refs.push({ eventIndex, position, event, market, template });
+    });
+  }
+  tapeMarkets.set(context.kalshi, { day, tick: context.kalshi.tick, refs });
+  return refs;
 }

@@ -5,7 +5,7 @@
  * wallets shared across markets). The recorded samples answer for their own token and
  * conditions.
  */
-import { hashSeed, hexOf, type Json, noiseAt, tokenIdsOf } from "./catalog";
+import { hashSeed, hexOf, type Json, noiseAt, type PolymarketMarketRef, tokenIdsOf } from "./catalog";
 import { type Context, decodeCursor, encodeCursor, integer, polymarketError, type Reply } from "./history-context";
 import {
   clamp,
@@ -192,7 +192,11 @@ interface ConditionTrades {
 
 function conditionTrades(context: Context, condition: string): ConditionTrades | null {
   const ref = context.polymarket.findByCondition(condition);
-  const life = ref && polymarketLife(ref, context.now);
+  return ref && tradesOf(context, condition, ref);
+}
+
+function tradesOf(context: Context, condition: string, ref: PolymarketMarketRef): ConditionTrades | null {
+  const life = polymarketLife(ref, context.now);
   if (!ref || !life) return null;
   const volume = Number(ref.template.volumeNum ?? ref.template.volume ?? 0);
   const count = volume > 0 ? clamp(Math.ceil(volume / 10_000), 2, 100) : 0;
@@ -366,15 +370,34 @@ function allConditions(context: Context): ConditionTrades[] {
   const cached = tapeSources.get(context.polymarket);
   if (cached?.now === context.now && cached.tick === context.polymarket.tick) return cached.sources;
   const sources: ConditionTrades[] = [];
-  for (let eventIndex = 0; eventIndex < context.polymarket.eventCount; eventIndex += 1) {
-    for (const market of (context.polymarket.event(eventIndex).markets as Json[] | undefined) ?? []) {
-      const condition = String(market.conditionId ?? "");
-      if (context.recorded.polymarketTrades.has(condition)) continue;
-      const source = condition ? conditionTrades(context, condition) : null;
-      if (source) sources.push(source);
-    }
+  for (const ref of listedMarkets(context)) {
+    const source = tradesOf(context, String(ref.market.conditionId), ref);
+    if (source) sources.push(source);
   }
   for (const [condition, trades] of context.recorded.polymarketTrades) sources.push(recordedTrades(condition, trades));
   tapeSources.set(context.polymarket, { now: context.now, tick: context.polymarket.tick, sources });
   return sources;
+}
+
+/** The catalog's markets as of a day and a move: what they are holds all day (`closedDaysAgo`), their lives move each second. */
+const tapeMarkets = new WeakMap<Context["polymarket"], { day: number; tick: number; refs: PolymarketMarketRef[] }>();
+
+/** Every catalog market with a condition and no recorded trades, built once per day and move of the catalog. */
+function listedMarkets(context: Context): PolymarketMarketRef[] {
+  const day = Math.floor(context.now / 86_400);
+  const cached = tapeMarkets.get(context.polymarket);
+  if (cached?.day === day && cached.tick === context.polymarket.tick) return cached.refs;
+  const refs: PolymarketMarketRef[] = [];
+  for (let eventIndex = 0; eventIndex < context.polymarket.eventCount; eventIndex += 1) {
+    const event = context.polymarket.event(eventIndex);
+    ((event.markets as Json[] | undefined) ?? []).forEach((market, position) => {
+      const condition = String(market.conditionId ?? "");
+      const template = context.polymarket.templateMarket(eventIndex, position);
+      // As `findByCondition` reads them: a condition id of 0x and 64 hex digits.
+      if (!/^0x[0-9a-f]{64}$/.test(condition) || !template || context.recorded.polymarketTrades.has(condition)) return;
+      refs.push({ eventIndex, event, market, template, outcomeIndex: 0 });
+    });
+  }
+  tapeMarkets.set(context.polymarket, { day, tick: context.polymarket.tick, refs });
+  return refs;
 }
