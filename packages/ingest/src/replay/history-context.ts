@@ -111,3 +111,25 @@ export function recordedHistoryIds(fixturesDir: string) {
     kalshiTradeTickers: recorded.kalshiTrades.map((trade) => String(trade.ticker)),
   };
 }
+
+/**
+ * A value built over a whole catalog, kept while its key holds (`bySecond`, `byDay`): the
+ * tapes build their view of the catalog once per key, not once per page.
+ */
+export function keptPerCatalog<Value>() {
+  const kept = new WeakMap<object, { key: string; value: Value }>();
+  return (catalog: object, key: string, build: () => Value): Value => {
+    const cached = kept.get(catalog);
+    if (cached?.key === key) return cached.value;
+    const value = build();
+    kept.set(catalog, { key, value });
+    return value;
+  };
+}
+
+/** A catalog as of one second of the clock and one move: the markets' lives. */
+export const bySecond = (context: Context, catalog: { tick: number }) => `${context.now} ${catalog.tick}`;
+
+/** A catalog as of one UTC day and one move: the markets themselves, whose state holds all day (`closedDaysAgo`). */
+export const byDay = (context: Context, catalog: { tick: number }) =>
+  `${Math.floor(context.now / 86_400)} ${catalog.tick}`;

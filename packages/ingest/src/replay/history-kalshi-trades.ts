@@ -5,7 +5,17 @@
  * live or legacy shape. The recorded sample answers for its own tickers.
  */
 import { hashSeed, hexOf, type Json, type KalshiMarketRef, noiseAt } from "./catalog";
-import { type Context, decodeCursor, encodeCursor, integer, kalshiError, type Reply } from "./history-context";
+import {
+  byDay,
+  bySecond,
+  type Context,
+  decodeCursor,
+  encodeCursor,
+  integer,
+  kalshiError,
+  keptPerCatalog,
+  type Reply,
+} from "./history-context";
 import {
   clamp,
   DAY,
@@ -170,11 +180,8 @@ function feedOf(context: Context, ticker: string): TradeFeed | null {
   return life ? generatedFeed(life) : null;
 }
 
-/** Every market's feeds as of a second and a move of the catalog: a tape walk's pages share them. */
-const tapeFeeds = new WeakMap<Context["kalshi"], { now: number; tick: number; feeds: TradeFeed[] }>();
-
-/** The catalog's markets as of a day and a move: what they are holds all day (`closedDaysAgo`), their lives move each second. */
-const tapeMarkets = new WeakMap<Context["kalshi"], { day: number; tick: number; refs: KalshiMarketRef[] }>();
+const tapeFeeds = keptPerCatalog<TradeFeed[]>();
+const tapeMarkets = keptPerCatalog<KalshiMarketRef[]>();
 
 /**
  * Every market's feed, for the exchange-wide walk: the catalog's markets built once per day
@@ -182,33 +189,30 @@ const tapeMarkets = new WeakMap<Context["kalshi"], { day: number; tick: number; 
  * not hold up the replay's other requests page after page.
  */
 function allFeeds(context: Context): TradeFeed[] {
-  const cached = tapeFeeds.get(context.kalshi);
-  if (cached?.now === context.now && cached.tick === context.kalshi.tick) return cached.feeds;
-  const feeds: TradeFeed[] = [];
-  for (const ref of catalogMarkets(context)) {
-    const life = kalshiLife(context, ref);
-    if (life) feeds.push(generatedFeed(life));
-  }
-  const tickers = new Set(context.recorded.kalshiTrades.map((trade) => String(trade.ticker)));
-  for (const ticker of tickers) {
-    feeds.push(recordedFeed(context.recorded.kalshiTrades.filter((trade) => trade.ticker === ticker)));
-  }
-  tapeFeeds.set(context.kalshi, { now: context.now, tick: context.kalshi.tick, feeds });
-  return feeds;
+  return tapeFeeds(context.kalshi, bySecond(context, context.kalshi), () => {
+    const feeds: TradeFeed[] = [];
+    for (const ref of catalogMarkets(context)) {
+      const life = kalshiLife(context, ref);
+      if (life) feeds.push(generatedFeed(life));
+    }
+    const tickers = new Set(context.recorded.kalshiTrades.map((trade) => String(trade.ticker)));
+    for (const ticker of tickers) {
+      feeds.push(recordedFeed(context.recorded.kalshiTrades.filter((trade) => trade.ticker === ticker)));
+    }
+    return feeds;
+  });
 }
 
 function catalogMarkets(context: Context): KalshiMarketRef[] {
-  const day = Math.floor(context.now / 86_400);
-  const cached = tapeMarkets.get(context.kalshi);
-  if (cached?.day === day && cached.tick === context.kalshi.tick) return cached.refs;
-  const refs: KalshiMarketRef[] = [];
-  for (let eventIndex = 0; eventIndex < context.kalshi.eventCount; eventIndex += 1) {
-    const { event } = context.kalshi.event(eventIndex);
-    (event.markets as Json[]).forEach((market, position) => {
-      const template = context.kalshi.templateMarket(eventIndex, position) ?? market;
-      refs.push({ eventIndex, position, event, market, template });
-    });
-  }
-  tapeMarkets.set(context.kalshi, { day, tick: context.kalshi.tick, refs });
-  return refs;
+  return tapeMarkets(context.kalshi, byDay(context, context.kalshi), () => {
+    const refs: KalshiMarketRef[] = [];
+    for (let eventIndex = 0; eventIndex < context.kalshi.eventCount; eventIndex += 1) {
+      const { event } = context.kalshi.event(eventIndex);
+      (event.markets as Json[]).forEach((market, position) => {
+        const template = context.kalshi.templateMarket(eventIndex, position) ?? market;
+        refs.push({ eventIndex, position, event, market, template });
+      });
+    }
+    return refs;
+  });
 }

@@ -6,7 +6,17 @@
  * conditions.
  */
 import { hashSeed, hexOf, type Json, noiseAt, type PolymarketMarketRef, tokenIdsOf } from "./catalog";
-import { type Context, decodeCursor, encodeCursor, integer, polymarketError, type Reply } from "./history-context";
+import {
+  byDay,
+  bySecond,
+  type Context,
+  decodeCursor,
+  encodeCursor,
+  integer,
+  keptPerCatalog,
+  polymarketError,
+  type Reply,
+} from "./history-context";
 import {
   clamp,
   DAY,
@@ -362,42 +372,40 @@ function polymarketTape(context: Context, url: URL, limit: number): Reply {
 const isAt = (position: TapePosition | null, t: number, condition: string, j: number) =>
   position !== null && position[0] === t && position[1] === condition && position[2] === j;
 
-/** The tape's sources for a catalog at one clock and tick: built once, as a walk asks page after page. */
-const tapeSources = new WeakMap<Context["polymarket"], { now: number; tick: number; sources: ConditionTrades[] }>();
+const tapeSources = keptPerCatalog<ConditionTrades[]>();
+const tapeMarkets = keptPerCatalog<PolymarketMarketRef[]>();
 
-/** Every condition with trades: the catalog's, and the recorded sample's. */
+/** Every condition with trades, the catalog's and the recorded sample's: built once per second, as a walk asks page after page. */
 function allConditions(context: Context): ConditionTrades[] {
-  const cached = tapeSources.get(context.polymarket);
-  if (cached?.now === context.now && cached.tick === context.polymarket.tick) return cached.sources;
-  const sources: ConditionTrades[] = [];
-  for (const ref of listedMarkets(context)) {
-    const source = tradesOf(context, String(ref.market.conditionId), ref);
-    if (source) sources.push(source);
-  }
-  for (const [condition, trades] of context.recorded.polymarketTrades) sources.push(recordedTrades(condition, trades));
-  tapeSources.set(context.polymarket, { now: context.now, tick: context.polymarket.tick, sources });
-  return sources;
+  return tapeSources(context.polymarket, bySecond(context, context.polymarket), () => {
+    const sources: ConditionTrades[] = [];
+    for (const ref of listedMarkets(context)) {
+      const source = tradesOf(context, String(ref.market.conditionId), ref);
+      if (source) sources.push(source);
+    }
+    for (const [condition, trades] of context.recorded.polymarketTrades) {
+      sources.push(recordedTrades(condition, trades));
+    }
+    return sources;
+  });
 }
-
-/** The catalog's markets as of a day and a move: what they are holds all day (`closedDaysAgo`), their lives move each second. */
-const tapeMarkets = new WeakMap<Context["polymarket"], { day: number; tick: number; refs: PolymarketMarketRef[] }>();
 
 /** Every catalog market with a condition and no recorded trades, built once per day and move of the catalog. */
 function listedMarkets(context: Context): PolymarketMarketRef[] {
-  const day = Math.floor(context.now / 86_400);
-  const cached = tapeMarkets.get(context.polymarket);
-  if (cached?.day === day && cached.tick === context.polymarket.tick) return cached.refs;
-  const refs: PolymarketMarketRef[] = [];
-  for (let eventIndex = 0; eventIndex < context.polymarket.eventCount; eventIndex += 1) {
-    const event = context.polymarket.event(eventIndex);
-    ((event.markets as Json[] | undefined) ?? []).forEach((market, position) => {
-      const condition = String(market.conditionId ?? "");
-      const template = context.polymarket.templateMarket(eventIndex, position);
-      // As `findByCondition` reads them: a condition id of 0x and 64 hex digits.
-      if (!/^0x[0-9a-f]{64}$/.test(condition) || !template || context.recorded.polymarketTrades.has(condition)) return;
-      refs.push({ eventIndex, event, market, template, outcomeIndex: 0 });
-    });
-  }
-  tapeMarkets.set(context.polymarket, { day, tick: context.polymarket.tick, refs });
-  return refs;
+  return tapeMarkets(context.polymarket, byDay(context, context.polymarket), () => {
+    const refs: PolymarketMarketRef[] = [];
+    for (let eventIndex = 0; eventIndex < context.polymarket.eventCount; eventIndex += 1) {
+      const event = context.polymarket.event(eventIndex);
+      ((event.markets as Json[] | undefined) ?? []).forEach((market, position) => {
+        const condition = String(market.conditionId ?? "");
+        const template = context.polymarket.templateMarket(eventIndex, position);
+        // As `findByCondition` reads them: a condition id of 0x and 64 hex digits.
+        if (!/^0x[0-9a-f]{64}$/.test(condition) || !template || context.recorded.polymarketTrades.has(condition)) {
+          return;
+        }
+        refs.push({ eventIndex, event, market, template, outcomeIndex: 0 });
+      });
+    }
+    return refs;
+  });
 }
