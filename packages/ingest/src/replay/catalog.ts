@@ -11,6 +11,11 @@
  * the last week (at a time fixed for the day, so history around it is stable), which
  * exercises the pending-closed window.
  *
+ * For the scale run, two options add what a venue at full size has (`lifeOf`): markets
+ * closed over the last three months beyond the live catalog (`closedMarkets`, a million),
+ * and clones that open and close while the replay runs (`turnover`), listed from the
+ * start, each living fifteen minutes to a week and closing one after another.
+ *
  * Every id a venue keys history by is unique per clone and parses back to its event
  * without a scan: a Polymarket clone's token ids and condition id are the template's with
  * the clone number added to their last 8 digits (decimal for tokens, hex for conditions),
@@ -95,6 +100,52 @@ function clamp(value: number, low: number, high: number): number {
   return Math.min(high, Math.max(low, value));
 }
 
+/** Where an event's life stands at a time (epoch ms). */
+export interface Life {
+  /** When it closed; null while open. */
+  closedAt: number | null;
+  /** A turnover clone's planned life. */
+  turnover?: { opensAt: number; closesAt: number };
+}
+
+interface Lives {
+  /** Events of the live catalog (after the recorded closed history, on Polymarket). */
+  liveEvents: number;
+  /** Markets per event, on average: turns markets a day into events a day. */
+  marketsPerEvent: number;
+  turnover?: Turnover;
+}
+
+/**
+ * The life of catalog event `i` (counted after the recorded closed history), clone `clone`
+ * of its template, at `now`: the closed catalog beyond the live one closed 1–90 days ago;
+ * every 50th clone (`i % 50 === 7`) a few days ago; with a turnover, every 10th
+ * (`i % 10 === 9`) closes during the run, spaced evenly, after a life of 15 min to a week
+ * (log-uniform), and is closed from then on. Costs no page building: the routes skip
+ * closed events with it.
+ */
+export function lifeOf(lives: Lives, i: number, clone: number, now: number): Life {
+  if (i >= lives.liveEvents) return { closedAt: closedDaysAgo(now, 1 + (i % 90)) };
+  if (clone > 0 && i % 50 === 7) return { closedAt: closedDaysAgo(now, i % 5) };
+  const turnover = lives.turnover;
+  if (!turnover || clone === 0 || i % 10 !== 9) return { closedAt: null };
+  const spacing = (DAY_MS * lives.marketsPerEvent) / turnover.marketsPerDay;
+  const closesAt = Math.round(turnover.from + TURNOVER_LEAD_MS + Math.floor(i / 10) * spacing);
+  const opensAt = Math.round(closesAt - 15 * 60_000 * 672 ** noise(i * 13 + 5));
+  return { closedAt: now >= closesAt ? closesAt : null, turnover: { opensAt, closesAt } };
+}
+
+/** Events to serve for `markets` markets of these templates, cycling through them. */
+function eventsFor(templates: ReadonlyArray<{ markets: unknown[] }>, markets: number, from = 0): number {
+  let total = 0;
+  let events = 0;
+  while (total < markets) {
+    total += templates[(from + events) % templates.length]?.markets.length ?? 0;
+    events += 1;
+  }
+  return events;
+}
+
 /** A price that wanders around `base` as `tick` advances, distinct per `seed`. */
 export function movedPrice(base: number, seed: number, tick: number): number {
   if (tick === 0) return base;
@@ -109,9 +160,23 @@ export function movedVolume(base: number, seed: number, tick: number): number {
   return Math.round(volume * 100) / 100;
 }
 
+/** Clones whose lives end while the replay runs: every 10th live clone, closing one after another. */
+export interface Turnover {
+  /** Epoch ms the run starts; the first of them closes `TURNOVER_LEAD_MS` after it. */
+  from: number;
+  /** About how many markets close a day (the venues close 3,000–40,000). */
+  marketsPerDay: number;
+}
+
+/** The first turnover market closes this long into the run: an archive that never saw a market cannot capture it. */
+export const TURNOVER_LEAD_MS = 20 * 60_000;
+
 export interface CatalogOptions {
   /** Markets per venue to grow to; the recorded catalog alone when absent. */
   catalogSize?: number;
+  /** Markets per venue closed over the last three months, served after the live catalog (and not on the tapes). */
+  closedMarkets?: number;
+  turnover?: Turnover;
   seed?: number;
   fixturesDir?: string;
   now?: () => number;
@@ -146,7 +211,10 @@ export class PolymarketCatalog {
   private readonly templates: PolymarketTemplate[];
   private readonly tokenOrigins = new Map<string, IdOrigin>();
   private readonly conditionOrigins = new Map<string, IdOrigin>();
+  /** Events of the recorded closed history and the live catalog; the closed catalog comes after them. */
+  readonly liveEventCount: number;
   readonly eventCount: number;
+  private readonly lives: Lives;
   tick = 0;
 
   constructor(
@@ -170,14 +238,11 @@ export class PolymarketCatalog {
     const known = new Set(recorded.map((t) => String(t.event.id)));
     this.templates = [...recorded, ...eventsOfMarkets(page.markets).filter((t) => !known.has(String(t.event.id)))];
     const perRound = this.templates.reduce((total, t) => total + t.markets.length, 0);
-    const target = options.catalogSize ?? perRound;
-    let markets = 0;
-    let events = 0;
-    while (markets < target) {
-      markets += this.templates[events % this.templates.length]?.markets.length ?? 0;
-      events += 1;
-    }
-    this.eventCount = this.closedHistory.length + events;
+    const live = eventsFor(this.templates, options.catalogSize ?? perRound);
+    const closed = options.closedMarkets ? eventsFor(this.templates, options.closedMarkets, live) : 0;
+    this.lives = { liveEvents: live, marketsPerEvent: perRound / this.templates.length, turnover: options.turnover };
+    this.liveEventCount = this.closedHistory.length + live;
+    this.eventCount = this.liveEventCount + closed;
     for (const [h, event] of this.closedHistory.entries()) this.indexIds(event, h, 0);
     for (const [i, t] of this.templates.entries()) {
       this.indexIds(t.event, this.closedHistory.length + i, this.templates.length);
@@ -240,17 +305,35 @@ export class PolymarketCatalog {
     return (event?.markets as Json[] | undefined)?.[position];
   }
 
-  /** Event `index` of the catalog: the recorded closed history first (oldest-first order), then the live catalog. */
+  /** Whether event `index` is closed, without building it. */
+  isClosed(index: number): boolean {
+    if (index < this.closedHistory.length) return this.closedHistory[index]?.closed === true;
+    const i = index - this.closedHistory.length;
+    return lifeOf(this.lives, i, Math.floor(i / this.templates.length), this.now()).closedAt !== null;
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
+  }
+
+  /**
+   * Event `index` of the catalog: the recorded closed history first (oldest-first order),
+   * then the live catalog, then the closed one.
+   */
   event(index: number): Json {
     if (index < this.closedHistory.length) return this.closedHistory[index] as Json;
     const i = index - this.closedHistory.length;
     const template = this.templates[i % this.templates.length] as PolymarketTemplate;
     const clone = Math.floor(i / this.templates.length);
-    const now = this.options.now?.() ?? Date.now();
-    const closedAt = clone > 0 && i % 50 === 7 ? closedDaysAgo(now, i % 5) : undefined;
+    const life = lifeOf(this.lives, i, clone, this.now());
+    const closedAt = life.closedAt ?? undefined;
     const id = (value: unknown) => String(Number(value) + clone * CLONE_ID_STRIDE);
     const markets = template.markets.map((market, m) => {
       const moved = this.market(market, id(market.id), i * 64 + m, closedAt);
+      if (life.turnover && market.closed !== true) {
+        moved.startDate = new Date(life.turnover.opensAt).toISOString();
+        moved.endDate = new Date(life.turnover.closesAt).toISOString();
+      }
       if (clone === 0) return moved;
       if (typeof market.conditionId === "string") moved.conditionId = cloneConditionId(market.conditionId, clone);
       if (typeof market.clobTokenIds === "string") {
@@ -261,6 +344,7 @@ export class PolymarketCatalog {
     });
     const event: Json = { ...template.event, id: id(template.event.id), markets };
     if (clone > 0) event.slug = `${String(template.event.slug)}-${clone}`;
+    if (life.turnover) event.endDate = new Date(life.turnover.closesAt).toISOString();
     if (closedAt !== undefined) {
       event.closed = true;
       event.endDate = new Date(closedAt).toISOString();
@@ -346,7 +430,10 @@ export class KalshiCatalog {
   /** Template event ticker → template index, and template market ticker → (template, position). */
   private readonly eventTickers = new Map<string, number>();
   private readonly marketTickers = new Map<string, { template: number; position: number }>();
+  /** Events of the live catalog; the closed catalog comes after them. */
+  readonly liveEventCount: number;
   readonly eventCount: number;
+  private readonly lives: Lives;
   readonly combos: Json[];
   readonly comboEvents: Json[];
   tick = 0;
@@ -376,14 +463,29 @@ export class KalshiCatalog {
     ) as { response: { events: Json[] } };
     this.comboEvents = multivariate.response.events;
     const perRound = this.templates.reduce((total, t) => total + t.markets.length, 0);
-    const target = options.catalogSize ?? perRound;
-    let markets = 0;
-    let events = 0;
-    while (markets < target) {
-      markets += this.templates[events % this.templates.length]?.markets.length ?? 0;
-      events += 1;
-    }
-    this.eventCount = events;
+    this.liveEventCount = eventsFor(this.templates, options.catalogSize ?? perRound);
+    const closed = options.closedMarkets ? eventsFor(this.templates, options.closedMarkets, this.liveEventCount) : 0;
+    this.eventCount = this.liveEventCount + closed;
+    this.lives = {
+      liveEvents: this.liveEventCount,
+      marketsPerEvent: perRound / this.templates.length,
+      turnover: options.turnover,
+    };
+  }
+
+  /** The status event `i` has, without building it. */
+  statusOf(i: number): KalshiEventStatus | "listed" {
+    const clone = Math.floor(i / this.templates.length);
+    if (clone > 0 && i < this.liveEventCount && i % 50 === 8) return "settled";
+    const life = lifeOf(this.lives, i, clone, this.options.now?.() ?? Date.now());
+    if (life.closedAt === null) return "listed";
+    return i % 50 === 7 && i < this.liveEventCount ? "closed" : "settled";
+  }
+
+  /** When a turnover clone (`lifeOf`) closes, epoch seconds; null for any other event. */
+  plannedClose(i: number): number | null {
+    const life = lifeOf(this.lives, i, Math.floor(i / this.templates.length), this.options.now?.() ?? Date.now());
+    return life.turnover ? Math.floor(life.turnover.closesAt / 1000) : null;
   }
 
   /** The catalog market with this ticker, or null; parses the clone number (`R<n>`) back, scans only the templates. */
@@ -422,12 +524,20 @@ export class KalshiCatalog {
     const now = this.options.now?.() ?? Date.now();
     const ticker =
       clone === 0 ? String(template.event.event_ticker) : `${String(template.event.event_ticker)}R${clone}`;
-    const lifecycle = clone > 0 && i % 50 === 7 ? "closed" : clone > 0 && i % 50 === 8 ? "settled" : undefined;
-    const closeTime = lifecycle ? new Date(closedDaysAgo(now, i % 5)).toISOString() : undefined;
+    const life = lifeOf(this.lives, i, clone, now);
+    const status = this.statusOf(i);
+    const lifecycle = status === "listed" ? undefined : status;
+    const closedAt = life.closedAt ?? closedDaysAgo(now, i % 5);
+    const closeTime = lifecycle ? new Date(closedAt).toISOString() : undefined;
     const markets = template.markets.map((market, m) => {
       const moved = this.market(market, i * 64 + m);
       moved.event_ticker = ticker;
       moved.ticker = `${ticker}${String(market.ticker).slice(String(template.event.event_ticker).length)}`;
+      // A market settled in the recording (an eliminated team's) keeps its own times.
+      if (life.turnover && market.status !== "finalized") {
+        moved.open_time = new Date(life.turnover.opensAt).toISOString();
+        moved.close_time = new Date(life.turnover.closesAt).toISOString();
+      }
       if (lifecycle === "closed") Object.assign(moved, { status: "closed", result: "", close_time: closeTime });
       if (lifecycle === "settled") {
         Object.assign(moved, { status: "finalized", result: m === 0 ? "yes" : "no", close_time: closeTime });

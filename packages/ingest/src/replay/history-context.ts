@@ -130,6 +130,11 @@ export function keptPerCatalog<Value>() {
 /** A catalog as of one second of the clock and one move: the markets' lives. */
 export const bySecond = (context: Context, catalog: { tick: number }) => `${context.now} ${catalog.tick}`;
 
-/** A catalog as of one UTC day and one move: the markets themselves, whose state holds all day (`closedDaysAgo`). */
+/**
+ * A catalog as of one UTC day and one move: the markets themselves, whose state holds all
+ * day (`closedDaysAgo`) but for turnover clones (`lifeOf`), whose close the tapes show
+ * from the next move on (their trades stop at the close all the same: the lives are
+ * built `bySecond`).
+ */
 export const byDay = (context: Context, catalog: { tick: number }) =>
   `${Math.floor(context.now / 86_400)} ${catalog.tick}`;

@@ -203,10 +203,11 @@ function allFeeds(context: Context): TradeFeed[] {
   });
 }
 
+/** The live catalog's markets, built once per day and move; the closed catalog's trades are served per market only. */
 function catalogMarkets(context: Context): KalshiMarketRef[] {
   return tapeMarkets(context.kalshi, byDay(context, context.kalshi), () => {
     const refs: KalshiMarketRef[] = [];
-    for (let eventIndex = 0; eventIndex < context.kalshi.eventCount; eventIndex += 1) {
+    for (let eventIndex = 0; eventIndex < context.kalshi.liveEventCount; eventIndex += 1) {
       const { event } = context.kalshi.event(eventIndex);
       (event.markets as Json[]).forEach((market, position) => {
         const template = context.kalshi.templateMarket(eventIndex, position) ?? market;

@@ -158,7 +158,8 @@ export function kalshiLife(context: Context, ref: KalshiMarketRef): KalshiLife |
   const outcome = market.result === "yes" ? 1 : market.result === "no" ? 0 : null;
   const base = basePrice(Number(template.last_price_dollars ?? 0.5), seed, outcome !== null);
   const count = clamp(Math.ceil(volume / 500), 2, 300);
-  const plannedEnd = seconds(template.close_time);
+  // The recorded close spaces a clone's trades (a past close must not move them), a turnover clone's its own.
+  const plannedEnd = context.kalshi.plannedClose(ref.eventIndex) ?? seconds(template.close_time);
   const planned = plannedEnd === null ? null : plannedEnd * 1e6;
   const trades = tradeSpread(seed ^ 0x7ade, start * 1e6, planned, end * 1e6, count, 1e6);
   return {

@@ -390,11 +390,14 @@ function allConditions(context: Context): ConditionTrades[] {
   });
 }
 
-/** Every catalog market with a condition and no recorded trades, built once per day and move of the catalog. */
+/**
+ * Every market of the live catalog with a condition and no recorded trades, built once per
+ * day and move of the catalog; the closed catalog's trades are served per market only.
+ */
 function listedMarkets(context: Context): PolymarketMarketRef[] {
   return tapeMarkets(context.polymarket, byDay(context, context.polymarket), () => {
     const refs: PolymarketMarketRef[] = [];
-    for (let eventIndex = 0; eventIndex < context.polymarket.eventCount; eventIndex += 1) {
+    for (let eventIndex = 0; eventIndex < context.polymarket.liveEventCount; eventIndex += 1) {
       const event = context.polymarket.event(eventIndex);
       ((event.markets as Json[] | undefined) ?? []).forEach((market, position) => {
         const condition = String(market.conditionId ?? "");

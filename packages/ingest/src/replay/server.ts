@@ -290,8 +290,9 @@ function routePolymarket(catalog: PolymarketCatalog, url: URL): { status: number
   const endMax = Date.parse(query(url, "end_date_max") ?? "");
   const limit = limitOf(url, 20, 500);
   const { items, next } = scan(catalog.eventCount, decodeCursor(query(url, "after_cursor")), limit, (i) => {
+    // Decided before the event is built: an open walk passes a million closed events.
+    if (catalog.isClosed(i) !== closed) return null;
     const event = catalog.event(i);
-    if ((event.closed === true) !== closed) return null;
     const end = Date.parse(String(event.endDate ?? ""));
     if (!Number.isNaN(endMin) && !(end >= endMin)) return null;
     if (!Number.isNaN(endMax) && !(end < endMax)) return null;
@@ -328,6 +329,8 @@ function routeKalshi(
         const combo = catalog.comboEvents[i - catalog.eventCount] as Json;
         return nested ? { ...combo, markets: catalog.combos.slice(0, 2) } : combo;
       }
+      const known = catalog.statusOf(i);
+      if (status && known !== "listed" && status !== known) return null;
       const { event, status: eventStatus } = catalog.event(i);
       if (status && status !== eventStatus) return null;
       const markets = event.markets as Json[];
@@ -353,7 +356,9 @@ function routeKalshi(
     };
     const { items, next } = scan(all, start, limit, (i) => {
       if (i < combos) return historical ? null : (catalog.combos[i] as Json);
-      const market = marketsOf(Math.floor((i - combos) / MARKET_STRIDE))[(i - combos) % MARKET_STRIDE];
+      const eventIndex = Math.floor((i - combos) / MARKET_STRIDE);
+      if (status === "open" && catalog.statusOf(eventIndex) !== "listed") return null;
+      const market = marketsOf(eventIndex)[(i - combos) % MARKET_STRIDE];
       if (!market) return null;
       const settled = market.status === "finalized";
       const closedAt = Date.parse(String(market.close_time));

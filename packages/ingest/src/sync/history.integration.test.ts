@@ -291,6 +291,33 @@ describe("the schedule by value", () => {
       }
     }, 120_000);
   }
+  // One ordering serves both venues; the Polymarket reference has no market closing after NOW.
+  it("kalshi: a market in its last hour goes before markets never fetched, so a first backfill of the open set does not hold up the minutes a venue coarsens once it closes", async () => {
+    const source = "kalshi";
+    const open = await h.warehouse.query<{ market: string; closes_at: number | null }>(VENUE[source].markets);
+    const closing = open
+      .filter((market) => Number(market.closes_at ?? 0) * 1000 >= NOW + 70 * MINUTE)
+      .sort((a, b) => Number(a.closes_at) - Number(b.closes_at))[0];
+    expect(closing, "an open market closing after the first hour").toBeDefined();
+    const at = (Number(closing?.closes_at) - 30 * 60) * 1000;
+    const later = open
+      .filter((market) => market.closes_at === null || Number(market.closes_at) > Number(closing?.closes_at))
+      .map((market) => market.market);
+    expect(later.length).toBeGreaterThan(0);
+    await h.warehouse.command(
+      `ALTER TABLE internal.history_state DELETE WHERE source = {source:String} AND market IN {later:Array(String)}
+       SETTINGS mutations_sync = 2`,
+      { params: { source, later } },
+    );
+    const options = { limit: 100_000, refreshMs: 60 * MINUTE, now: at };
+    const order = (
+      await chooseTargets<{ market: string }>(h.warehouse, source, sourceNamed(source).history.marketsSql, options)
+    ).map((target) => target.market);
+    const firstNeverFetched = Math.min(...later.map((market) => order.indexOf(market)));
+    expect(firstNeverFetched).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf(closing?.market as string)).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf(closing?.market as string)).toBeLessThan(firstNeverFetched);
+  }, 120_000);
 });
 
 describe("one market's failure", () => {
