@@ -1,17 +1,20 @@
 /**
  * The archive at the venues' scale (issue 27, "a scale run you can repeat"):
- * `npm run bench -- --only scale [--scale-markets 150000] [--scale-minutes 60]
- * [--scale-kalshi-tokens 200] [--scale-interval 600]`.
+ * `npm run bench -- --only scale [--scale-markets 150000] [--scale-closed 1000000]
+ * [--scale-closing-per-day 20000] [--scale-minutes 60] [--scale-kalshi-tokens 200]
+ * [--scale-interval 600]`.
  *
  * The real scheduler (snapshots, closed backfill, price and trade history, the trade
  * tapes, the matcher) runs on the real clock against the replay server grown to the given
- * number of markets per venue, with the venues' limits enforced as they count them (Kalshi's
+ * number of open markets per venue and the closed catalog beside them (closed over the last
+ * three months), with the venues' limits enforced as they count them (Kalshi's
  * token bucket at the given tier, Polymarket's per-endpoint windows): a client that
  * overspends is refused as upstream would refuse it. The replay runs in a process of its
  * own, so rendering pages does not take the scheduler's thread (it shares the cores), and
- * moves its prices on every snapshot interval. The archive starts empty, so the first part
- * of a run is the first backfill; the figures are given for the whole run and for its
- * second half.
+ * moves its prices on every snapshot interval. Every 10th live clone closes during the run
+ * (`--scale-closing-per-day`, one after another from 20 minutes in), after a life of 15
+ * minutes to a week. The archive starts empty, so the first part of a run is the first
+ * backfill; the figures are given for the whole run and for its second half.
  *
  * Figures, per venue:
  * - snapshot lag: from a snapshot's due time until it is written (and the matcher has run
@@ -22,11 +25,13 @@
  * - each limit's use: the client's own measure (the scheduler's, the last minute's share of
  *   the venue's limit, its highest sample) and the replay's (units admitted over the run and,
  *   for Polymarket's windows, in the busiest one, against the limit; and refusals);
+ * - markets captured before they closed: of those that closed during the run, how many had
+ *   their history fetched while open, in their last hour (the schedule's promise), and how
+ *   long before the close the last such fetch reached, sampled every minute;
  * - CPU (cores used, of this process with the engine in it, and of the replay), peak RSS,
  *   and how long each process's event loop was held up.
  *
- * Not measured yet: markets closing during the run (the replay's catalog has no market that
- * closes while it runs, so "captured before close" cannot be counted), and the closed million.
+ * The closed catalog's trades are served per market, not on the exchange-wide tapes.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -49,12 +54,16 @@ import {
   sourceNamed,
   type TierCoverage,
 } from "@epicenter/ingest";
-import { migrateWarehouse, openWarehouse } from "@epicenter/warehouse";
+import { migrateWarehouse, openWarehouse, type Warehouse } from "@epicenter/warehouse";
 import { loopDelay, startReplayChild } from "./bench/replay-child";
 
 export interface ScaleBenchOptions {
-  /** Markets per venue in the replay's catalog. */
+  /** Open markets per venue in the replay's catalog. */
   markets: number;
+  /** Closed markets per venue beside them. */
+  closedMarkets: number;
+  /** About how many of the open markets close a day, per venue, from 20 minutes into the run. */
+  closingPerDay: number;
   minutes: number;
   kalshiTokensPerSecond: number;
   intervalSeconds: number;
@@ -87,6 +96,12 @@ export interface VenueScale {
   /** The worst p99 lag of each tier over the samples of the run's second half. */
   tierLagP99SecondHalf: Record<string, number>;
   history: { marketsDone: number; marketsKnown: number; failing: number; perMinute: number };
+  /**
+   * Markets that closed during the run: how many had their history fetched while open in
+   * their last hour (`captured`), and how long before the close the last fetch while open
+   * reached (`gapS`; a market never fetched open counts its whole life).
+   */
+  beforeClose: { closed: number; captured: number; neverFetchedOpen: number; gapS: Spread; missed: string[] };
   /** The client's measure of each limit: the highest last-minute share of the venue's limit. */
   limitsUsedMax: Record<string, number>;
 }
@@ -115,6 +130,7 @@ export interface ScaleBenchResult {
 
 const SAMPLE_MS = 15_000;
 const TIER_SAMPLE_MS = 5 * 60_000;
+const CLOSING_SAMPLE_MS = 60_000;
 
 /** Runs the measurement in a child process (chDB holds one data directory per process) and answers its figures. */
 export async function runScaleBench(
@@ -122,7 +138,7 @@ export async function runScaleBench(
   log: (line: string) => void = console.log,
 ): Promise<ScaleBenchResult> {
   log(
-    `scale: ${options.markets.toLocaleString("en-US")} markets per venue for ${options.minutes} min, Kalshi at ${options.kalshiTokensPerSecond} tokens/s, snapshots every ${options.intervalSeconds} s`,
+    `scale: ${options.markets.toLocaleString("en-US")} open + ${options.closedMarkets.toLocaleString("en-US")} closed markets per venue (${options.closingPerDay.toLocaleString("en-US")} closing a day) for ${options.minutes} min, Kalshi at ${options.kalshiTokensPerSecond} tokens/s, snapshots every ${options.intervalSeconds} s`,
   );
   const { stdout } = await promisify(execFile)(
     process.execPath,
@@ -150,7 +166,7 @@ const TIER_NAMES: Record<number, string> = {
 /** The figures in a few lines, for the terminal and the notes. */
 export function summarize(result: ScaleBenchResult): string[] {
   const lines = [
-    `${result.options.markets.toLocaleString("en-US")} markets per venue, ${s(result.wallS)} of wall time from an empty archive; load average ${result.loadAverage.start} → ${result.loadAverage.end}`,
+    `${result.options.markets.toLocaleString("en-US")} open + ${result.options.closedMarkets.toLocaleString("en-US")} closed markets per venue, ${result.options.closingPerDay.toLocaleString("en-US")} closing a day, ${s(result.wallS)} of wall time from an empty archive; load average ${result.loadAverage.start} → ${result.loadAverage.end}`,
   ];
   for (const source of SOURCES) {
     const venue = result.venues[source];
@@ -162,6 +178,7 @@ export function summarize(result: ScaleBenchResult): string[] {
         (tier) =>
           `${source}: ${TIER_NAMES[tier.everySeconds] ?? `every ${tier.everySeconds} s`}: ${tier.current.toLocaleString("en-US")} of ${tier.open.toLocaleString("en-US")} open markets current (${pct(tier.open ? tier.current / tier.open : 1)}), ${tier.unfetched.toLocaleString("en-US")} never fetched, history lag p50 ${s(tier.lagP50)}, p99 ${s(tier.lagP99)}; worst p99 in the second half ${s(venue.tierLagP99SecondHalf[String(tier.everySeconds)] ?? Number.NaN)}`,
       ),
+      `${source}: closed during the run ${venue.beforeClose.closed}, captured in their last hour ${venue.beforeClose.captured} (goal all), never fetched while open ${venue.beforeClose.neverFetchedOpen}; last fetch before the close ${spread(venue.beforeClose.gapS)}`,
       `${source}: history ${venue.history.marketsDone.toLocaleString("en-US")} of ${venue.history.marketsKnown.toLocaleString("en-US")} markets done, ${venue.history.failing} failing, ${venue.history.perMinute} markets/min`,
       `${source}: limits used (client, busiest minute): ${Object.entries(venue.limitsUsedMax)
         .map(([host, share]) => `${host} ${pct(share)}`)
@@ -201,11 +218,41 @@ function countingLogger(errors: ScaleBenchResult["errors"], isStopping: () => bo
   return { info: () => undefined, warn: keep, error: keep };
 }
 
+/** How far back from its close a market's last fetch while open may reach and still count as captured: the schedule's last hour. */
+const CAPTURE_WINDOW_S = 3_600;
+
+/**
+ * Each market the archive knows to close in [from, to] (Unix seconds), and up to when its
+ * history was fetched before the close (0 when never). Reads
+ * every state row, not the newest: the fetch after the close is a newer row.
+ */
+async function closingStates(warehouse: Warehouse, source: SourceName, from: number, to: number) {
+  const rows = await warehouse.query<{ market: string; closes_at: number; fetched: number }>(
+    `SELECT m.market AS market, any(m.closes_at) AS closes_at,
+            maxIf(toUnixTimestamp(s.covered_until), toUnixTimestamp(s.covered_until) < m.closes_at) AS fetched
+     FROM (${sourceNamed(source).history.marketsSql}) AS m
+     LEFT JOIN (SELECT market, covered_until FROM internal.history_state WHERE source = {source:String}) AS s
+       ON s.market = m.market
+     WHERE m.closes_at BETWEEN {from:UInt32} AND {to:UInt32}
+     GROUP BY m.market
+     SETTINGS join_use_nulls = 0`,
+    { params: { source, from, to } },
+  );
+  return rows.map((row) => ({
+    market: row.market,
+    closesAt: Number(row.closes_at),
+    fetched: Number(row.fetched),
+  }));
+}
+
 async function child(options: ScaleBenchOptions): Promise<ScaleBenchResult> {
   const dir = mkdtempSync(join(tmpdir(), "epicenter-bench-scale-"));
   const warehouse = openWarehouse({ path: join(dir, "warehouse"), poolSize: 4 });
+  const turnoverFrom = Date.now();
   const replay = await startReplayChild({
     catalogSize: options.markets,
+    closedMarkets: options.closedMarkets,
+    turnover: { from: turnoverFrom, marketsPerDay: options.closingPerDay },
     limits: { kalshiTokensPerSecond: options.kalshiTokensPerSecond, polymarket: true },
   });
   const load = { start: loadavg()[0] ?? 0, end: 0 };
@@ -221,7 +268,10 @@ async function child(options: ScaleBenchOptions): Promise<ScaleBenchResult> {
   const tapeLags = new Map<SourceName, Array<{ at: number; lag: number }>>();
   const limitsUsed = new Map<SourceName, Record<string, number>>();
   const tierSamples = new Map<SourceName, TierSample[]>();
+  /** Per venue, each market due to close during the run: its close and its newest fetch before it. */
+  const closing = new Map<SourceName, Map<string, { closesAt: number; fetched: number }>>();
   for (const source of SOURCES) {
+    closing.set(source, new Map());
     snapshotLags.set(source, []);
     durations.set(source, []);
     failed.set(source, new Set());
@@ -256,6 +306,7 @@ async function child(options: ScaleBenchOptions): Promise<ScaleBenchResult> {
     const advancing = setInterval(() => void replay.advance(), options.intervalSeconds * 1000);
     scheduler.start();
     let nextTiers = started + TIER_SAMPLE_MS;
+    let nextClosing = started;
     while (Date.now() < started + wallMs) {
       await new Promise((resolve) => setTimeout(resolve, SAMPLE_MS));
       const now = Date.now();
@@ -271,6 +322,17 @@ async function child(options: ScaleBenchOptions): Promise<ScaleBenchResult> {
           used[host] = Math.max(used[host] ?? 0, share);
         }
       }
+      if (now >= nextClosing || now + SAMPLE_MS >= started + wallMs) {
+        nextClosing = now + CLOSING_SAMPLE_MS;
+        const window = [Math.floor(turnoverFrom / 1000), Math.floor((started + wallMs) / 1000)] as const;
+        for (const source of SOURCES) {
+          const known = closing.get(source) as Map<string, { closesAt: number; fetched: number }>;
+          for (const state of await closingStates(warehouse, source, ...window)) {
+            const before = known.get(state.market);
+            known.set(state.market, { ...state, fetched: Math.max(state.fetched, before?.fetched ?? 0) });
+          }
+        }
+      }
       if (now >= nextTiers || now + SAMPLE_MS >= started + wallMs) {
         nextTiers = now + TIER_SAMPLE_MS;
         for (const source of SOURCES) {
@@ -283,7 +345,9 @@ async function child(options: ScaleBenchOptions): Promise<ScaleBenchResult> {
         process.stderr.write(
           `scale: ${Math.round((now - started) / 60_000)} min: ${SOURCES.map((source) => {
             const last = (tierSamples.get(source) ?? []).slice(-3);
-            return `${source} ${last.map((tier) => `${tier.current}/${tier.open}`).join(" ")}`;
+            const closed = [...(closing.get(source)?.values() ?? [])].filter((state) => state.closesAt * 1000 <= now);
+            const captured = closed.filter((state) => state.closesAt - state.fetched <= CAPTURE_WINDOW_S).length;
+            return `${source} ${last.map((tier) => `${tier.current}/${tier.open}`).join(" ")}, closed ${closed.length} captured ${captured}`;
           }).join("; ")}\n`,
         );
       }
@@ -310,6 +374,11 @@ async function child(options: ScaleBenchOptions): Promise<ScaleBenchResult> {
           secondHalf[key] = Math.max(secondHalf[key] ?? 0, sample.lagP99);
         }
         const history = status.sources[source].history;
+        // Closed at the venue during the run, whether or not a snapshot has seen it closed yet.
+        const closed = [...(closing.get(source)?.entries() ?? [])].filter(
+          ([, state]) => state.closesAt * 1000 <= ended,
+        );
+        const gap = ([, state]: (typeof closed)[number]) => state.closesAt - state.fetched;
         const venue: VenueScale = {
           snapshots: {
             completed: lags.length,
@@ -335,6 +404,17 @@ async function child(options: ScaleBenchOptions): Promise<ScaleBenchResult> {
             perMinute: history.markets_per_minute,
           },
           limitsUsedMax: limitsUsed.get(source) ?? {},
+          beforeClose: {
+            closed: closed.length,
+            captured: closed.filter((entry) => gap(entry) <= CAPTURE_WINDOW_S).length,
+            neverFetchedOpen: closed.filter(([, state]) => state.fetched === 0).length,
+            // A market never fetched while open has all its life missing: counted from the run's start.
+            gapS: spreadOf(closed.map((entry) => Math.min(gap(entry), entry[1].closesAt - turnoverFrom / 1000))),
+            missed: closed
+              .filter((entry) => gap(entry) > CAPTURE_WINDOW_S)
+              .slice(0, 5)
+              .map(([market, state]) => `${market} closed ${new Date(state.closesAt * 1000).toISOString()}`),
+          },
         };
         return [source, venue];
       }),

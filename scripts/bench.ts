@@ -10,7 +10,8 @@
  *                    [--history-seconds 120] [--history-catalog 2000]
  *                    [--history-points 200000000] [--history-runs 5]
  *                    [--crossvenue-markets 150000] [--crossvenue-runs 3]
- *                    [--scale-markets 150000] [--scale-minutes 60]
+ *                    [--scale-markets 150000] [--scale-closed 1000000]
+ *                    [--scale-closing-per-day 20000] [--scale-minutes 60]
  *                    [--scale-kalshi-tokens 200] [--scale-interval 600]
  *
  * Phases, in order, each timed: the dataset (generated inside the engine in a temp
@@ -104,6 +105,8 @@ const { values } = parseArgs({
     "crossvenue-markets": { type: "string", default: "150000" },
     "crossvenue-runs": { type: "string", default: "3" },
     "scale-markets": { type: "string", default: "150000" },
+    "scale-closed": { type: "string", default: "1000000" },
+    "scale-closing-per-day": { type: "string", default: "20000" },
     "scale-minutes": { type: "string", default: "60" },
     "scale-kalshi-tokens": { type: "string", default: "200" },
     "scale-interval": { type: "string", default: "600" },
@@ -327,6 +330,8 @@ try {
       runScaleBench(
         {
           markets: num("scale-markets"),
+          closedMarkets: num("scale-closed"),
+          closingPerDay: num("scale-closing-per-day"),
           minutes: num("scale-minutes"),
           kalshiTokensPerSecond: num("scale-kalshi-tokens"),
           intervalSeconds: num("scale-interval"),

@@ -11,9 +11,15 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { type LimitUse, type ReplayLimitOptions, type ReplayServer, startReplayServer } from "@epicenter/ingest";
+import {
+  type LimitUse,
+  type ReplayLimitOptions,
+  type ReplayServer,
+  type ReplayServerOptions,
+  startReplayServer,
+} from "@epicenter/ingest";
 
-export interface ReplayChildOptions {
+export interface ReplayChildOptions extends Pick<ReplayServerOptions, "closedMarkets" | "turnover"> {
   catalogSize: number;
   /** A fixed clock (epoch ms), moved by `setNow`; the real clock when absent. */
   now?: number;
@@ -93,6 +99,8 @@ async function replayChildMain(options: ReplayChildOptions) {
   let now = options.now;
   const replay = await startReplayServer({
     catalogSize: options.catalogSize,
+    ...(options.closedMarkets ? { closedMarkets: options.closedMarkets } : {}),
+    ...(options.turnover ? { turnover: options.turnover } : {}),
     ...(now === undefined ? {} : { now: () => now as number }),
     ...(options.limits ? { limits: options.limits } : {}),
   });

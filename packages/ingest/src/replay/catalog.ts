@@ -537,6 +537,7 @@ export class KalshiCatalog {
       if (life.turnover && market.status !== "finalized") {
         moved.open_time = new Date(life.turnover.opensAt).toISOString();
         moved.close_time = new Date(life.turnover.closesAt).toISOString();
+        if ("expected_expiration_time" in market) moved.expected_expiration_time = moved.close_time;
       }
       if (lifecycle === "closed") Object.assign(moved, { status: "closed", result: "", close_time: closeTime });
       if (lifecycle === "settled") {
