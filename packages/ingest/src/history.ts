@@ -60,7 +60,8 @@ export interface HistoryTarget {
  * A market never fetched or due in its last hour goes first (a first backfill of the open
  * set must not hold up the final minutes of a market closing now), closing soonest first;
  * other due markets next, closing soonest first; the closed backfill takes what is left,
- * newest close first.
+ * newest close first. Among open markets those still to close go before those past their
+ * end date (waiting for a resolution at no known time), and those without one go last.
  */
 export const SCHEDULE = { activeMs: 10 * 60_000, quietMs: 24 * 60 * 60_000 } as const;
 
@@ -193,8 +194,8 @@ export async function openCoverageByTier(
 /**
  * The markets a step works on, most wanted first: open markets never fetched or due in
  * their last hour, then the other open markets due by the schedule (`SCHEDULE`,
- * `refreshMs` its middle tier), both closing soonest first, then closed markets not yet
- * done, newest close first; a market whose last step
+ * `refreshMs` its middle tier), both closing soonest first (past their end date after
+ * those still to close), then closed markets not yet done, newest close first; a market whose last step
  * failed waits until its `retry_at`. `markets` is a query
  * over the venue's latest tables answering `market`, `opened` and `closed_at` (Unix
  * seconds, `closed_at` NULL while open), `closes_at` (Unix seconds it is due to close, or
@@ -224,7 +225,8 @@ export async function chooseTargets<Row extends object>(
      WHERE NOT s.done
        AND (m.closed_at IS NOT NULL OR s.market = '' OR toUnixTimestamp(s.covered_until) <= {now:UInt32} - every)
        AND s.retry_at <= toDateTime({now:UInt32})
-     ORDER BY multiIf(m.closed_at IS NULL AND (s.market = '' OR m.closes_at <= {now:UInt32} + 3600), 0, m.closed_at IS NULL, 1, 2),
+     ORDER BY multiIf(m.closed_at IS NULL AND (s.market = '' OR m.closes_at BETWEEN {now:UInt32} AND {now:UInt32} + 3600), 0, m.closed_at IS NULL, 1, 2),
+              if(m.closed_at IS NULL, m.closes_at < {now:UInt32}, NULL) ASC NULLS LAST,
               if(m.closed_at IS NULL, m.closes_at, NULL) ASC NULLS LAST, m.closed_at DESC, m.market
      LIMIT {limit:UInt32}
      SETTINGS join_use_nulls = 0`,

@@ -283,11 +283,12 @@ describe("the schedule by value", () => {
         const due = open.filter((market) => tierOf(market, at / 1000) < minutes).map((market) => market.market);
         const openChosen = chosen.filter((target) => target.closedAt === null).map((target) => target.market);
         expect(openChosen.sort(), `${minutes} minutes on`).toEqual(due.sort());
-        // Closing soonest first.
+        // Closing soonest first, those past their end date after those still to close.
         const closes = chosen
           .filter((target) => target.closedAt === null)
           .map((target) => Number((target as { closes_at?: number | null }).closes_at ?? Number.POSITIVE_INFINITY));
-        expect(closes).toEqual([...closes].sort((a, b) => a - b));
+        const key = (close: number) => (close < at / 1000 ? 1e12 + close : close);
+        expect(closes.map(key)).toEqual(closes.map(key).sort((a, b) => a - b));
       }
     }, 120_000);
   }
@@ -300,8 +301,13 @@ describe("the schedule by value", () => {
       .sort((a, b) => Number(a.closes_at) - Number(b.closes_at))[0];
     expect(closing, "an open market closing after the first hour").toBeDefined();
     const at = (Number(closing?.closes_at) - 30 * 60) * 1000;
+    // Never fetched: those closing after it, without an end date, or past theirs (a venue has
+    // many open past their end date, waiting for a resolution).
     const later = open
-      .filter((market) => market.closes_at === null || Number(market.closes_at) > Number(closing?.closes_at))
+      .filter((market) => {
+        const closes = market.closes_at === null ? null : Number(market.closes_at);
+        return closes === null || closes > Number(closing?.closes_at) || closes * 1000 < at;
+      })
       .map((market) => market.market);
     expect(later.length).toBeGreaterThan(0);
     await h.warehouse.command(
