@@ -242,8 +242,9 @@ async function step(run: HistoryRun, limit: number): Promise<HistoryOutcome> {
     // stored and left out.
     const stop =
       target.coveredUntil === null ? undefined : await newestTradeBy(warehouse, market.id, target.coveredUntil);
-    const collected: unknown[] = [];
+    let collected: unknown[] = [];
     let cursor: string | null = null;
+    let cut = false;
     for (;;) {
       const url = new URL(`${data.baseUrl.replace(/\/$/, "")}/v2/trades`);
       url.searchParams.set("condition", market.conditionId);
@@ -256,8 +257,17 @@ async function step(run: HistoryRun, limit: number): Promise<HistoryOutcome> {
         stop !== undefined &&
         page.trades.some((trade) => Number((trade as { timestamp?: unknown }).timestamp) < stop - TAPE_SETTLE_SECONDS);
       const next = page.next_cursor ?? null;
+      cut = reachedStored && next !== null && next !== cursor && page.has_more !== false;
       if (reachedStored || !next || next === cursor || page.has_more === false) break;
       cursor = next;
+    }
+    if (cut) {
+      // The walk stopped before the end: the last page may end inside a second, whose fills
+      // would be numbered apart from how the stored ones were (`history-values.ts`). That
+      // second is older than the stop, so stored already: leave it out.
+      const second = (trade: unknown) => Number((trade as { timestamp?: unknown }).timestamp);
+      const oldest = Math.min(...collected.map(second));
+      collected = collected.filter((trade) => second(trade) !== oldest);
     }
     const mapped = mapTrades(market, collected);
     skipped += mapped.skipped;
