@@ -473,19 +473,25 @@ export class KalshiCatalog {
     };
   }
 
-  /** The status event `i` has, without building it. */
-  statusOf(i: number): KalshiEventStatus | "listed" {
-    const clone = Math.floor(i / this.templates.length);
-    if (clone > 0 && i < this.liveEventCount && i % 50 === 8) return "settled";
-    const life = lifeOf(this.lives, i, clone, this.options.now?.() ?? Date.now());
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
+  }
+
+  private lifeAt(i: number): Life {
+    return lifeOf(this.lives, i, Math.floor(i / this.templates.length), this.now());
+  }
+
+  /** The status event `i` has, without building it (given its life when the caller has it). */
+  statusOf(i: number, life: Life = this.lifeAt(i)): KalshiEventStatus | "listed" {
+    if (i >= this.templates.length && i < this.liveEventCount && i % 50 === 8) return "settled";
     if (life.closedAt === null) return "listed";
     return i % 50 === 7 && i < this.liveEventCount ? "closed" : "settled";
   }
 
   /** When a turnover clone (`lifeOf`) closes, epoch seconds; null for any other event. */
   plannedClose(i: number): number | null {
-    const life = lifeOf(this.lives, i, Math.floor(i / this.templates.length), this.options.now?.() ?? Date.now());
-    return life.turnover ? Math.floor(life.turnover.closesAt / 1000) : null;
+    const { turnover } = this.lifeAt(i);
+    return turnover ? Math.floor(turnover.closesAt / 1000) : null;
   }
 
   /** The catalog market with this ticker, or null; parses the clone number (`R<n>`) back, scans only the templates. */
@@ -521,11 +527,11 @@ export class KalshiCatalog {
   event(i: number): { event: Json; status: KalshiEventStatus } {
     const template = this.templates[i % this.templates.length] as KalshiTemplate;
     const clone = Math.floor(i / this.templates.length);
-    const now = this.options.now?.() ?? Date.now();
+    const now = this.now();
     const ticker =
       clone === 0 ? String(template.event.event_ticker) : `${String(template.event.event_ticker)}R${clone}`;
     const life = lifeOf(this.lives, i, clone, now);
-    const status = this.statusOf(i);
+    const status = this.statusOf(i, life);
     const lifecycle = status === "listed" ? undefined : status;
     const closedAt = life.closedAt ?? closedDaysAgo(now, i % 5);
     const closeTime = lifecycle ? new Date(closedAt).toISOString() : undefined;
