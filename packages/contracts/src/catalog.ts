@@ -50,3 +50,14 @@ export type SampleData = z.infer<typeof ZSampleData>;
 export const ZTablesQuery = z.object({
   with_stats: z.enum(["true", "false"]).optional().describe("Include row counts"),
 });
+
+/**
+ * The "as of" views of each venue's database, called like table functions with a moment:
+ * `SELECT * FROM kalshi.book_asof(now() - INTERVAL 1 HOUR)` (the engine's own form is
+ * `book_asof(ts = …)`; the sandbox names a lone argument).
+ */
+export const AS_OF_VIEWS = ["markets_asof", "book_asof"] as const;
+
+export function isAsOfView(name: string): boolean {
+  return (AS_OF_VIEWS as readonly string[]).includes(name);
+}

@@ -12,8 +12,9 @@
  * recorded object (the moved numbers live in the typed columns). The last step is copied
  * into the latest-state tables, where any newer real snapshot still wins.
  */
-import { toDateTime64, type Warehouse } from "@epicenter/warehouse";
+import { BOOK_DEPTH, toDateTime64, type Warehouse } from "@epicenter/warehouse";
 import { type CatalogOptions, DEFAULT_FIXTURES_DIR } from "./replay/catalog";
+import type { Source } from "./source";
 import { SOURCE_LIST } from "./sources";
 import { LATEST_COLUMNS } from "./sync/run-history";
 
@@ -97,6 +98,39 @@ export async function generateDemoHistory(
     } finally {
       for (const seed of Object.values(seeds)) await warehouse.command(`DROP TABLE IF EXISTS ${seed}`);
     }
+    rows[`${source.name}.books`] = await generateBooks(warehouse, source, first, last);
   }
   return { steps, from: toDateTime64(first), to: toDateTime64(last), rows };
+}
+
+/**
+ * Order books for the generated snapshots, as the capture would have taken them: around
+ * each open market's Yes price, one level a cent, up to 15 levels a side cut to the 10
+ * kept, some empty and some one-sided (the replay's mix, `replay/books.ts`); traded
+ * markets every step, quiet ones in one step of six (`sync/books.ts`).
+ */
+async function generateBooks(warehouse: Warehouse, source: Source, first: number, last: number): Promise<number> {
+  const key = source.tables.find((table) => table.name === "markets")?.key ?? "id";
+  const { yes, open, active } = source.demo.books;
+  const sizes = (prices: string, side: number) =>
+    `arrayMap(k -> round(5 + (cityHash64(${key}, sync_timestamp, k * 2 + ${side}) % 200000) / 100, 2), arrayEnumerate(${prices}))`;
+  await warehouse.command(
+    `INSERT INTO ${source.name}.books (sync_timestamp, ${key}, book_timestamp, state, bid_price, bid_size, ask_price, ask_size)
+     SELECT sync_timestamp, ${key}, NULL, if(traded, 'active', 'hourly'),
+            arrayMap(k -> toDecimal32((mid - k) / 100, 4), range(1, least(depth, mid - 1, ${BOOK_DEPTH}) + 1)) AS bids,
+            ${sizes("bids", 0)},
+            if(h % 7 = 5, [], arrayMap(k -> toDecimal32((mid + k) / 100, 4), range(1, least(depth, 99 - mid, ${BOOK_DEPTH}) + 1))) AS asks,
+            ${sizes("asks", 1)}
+     FROM (
+       SELECT sync_timestamp, ${key}, ${active} AS traded, cityHash64(${key}) AS h,
+              toInt32(least(97, greatest(3, round(${yes} * 100)))) AS mid,
+              if(h % 11 = 3, 0, toInt32(h % 15) + 1) AS depth
+       FROM ${source.name}.markets
+       WHERE sync_timestamp BETWEEN {first:DateTime64(3, 'UTC')} AND {last:DateTime64(3, 'UTC')} AND ${open}
+     )
+     WHERE traded OR intDiv(toUnixTimestamp(sync_timestamp), 600) % 6 = h % 6`,
+    { params: { first: toDateTime64(first), last: toDateTime64(last) } },
+  );
+  const [row] = await warehouse.query<{ n: string }>(`SELECT count() AS n FROM ${source.name}.books`);
+  return Number(row?.n ?? 0);
 }

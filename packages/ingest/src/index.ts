@@ -88,6 +88,7 @@ export {
   readBackfillState,
   runBackfillStep,
 } from "./sync/backfill";
+export { type BookCaptureOptions, type BookCaptureOutcome, captureBooks } from "./sync/books";
 export {
   DEFAULT_HISTORY_REFRESH_MS,
   type HistoryProgress,

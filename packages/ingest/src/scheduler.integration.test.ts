@@ -103,5 +103,16 @@ describe("demo history", () => {
               (SELECT uniqExact(id) FROM polymarket.markets) AS keys`,
     );
     expect(latest?.latest).toBe(latest?.keys);
+    // Books for the generated week: as of any moment in it, every venue answers with levels.
+    for (const venue of ["polymarket", "kalshi"]) {
+      const [book] = await h.warehouse.query<{ markets: string; levels: string; crossed: string }>(
+        `SELECT uniqExact(${venue === "kalshi" ? "ticker" : "id"}) AS markets, count() AS levels,
+                countIf(side = 'bid' AND level = 1 AND price >= 0.97) AS crossed
+         FROM ${venue}.book_asof(ts = now() - INTERVAL 3 DAY)`,
+      );
+      expect(Number(book?.markets)).toBeGreaterThan(100);
+      expect(Number(book?.levels)).toBeGreaterThan(Number(book?.markets) * 4);
+      expect(book?.crossed).toBe("0");
+    }
   });
 });

@@ -10,7 +10,8 @@
  * advance from the last run's start by whole intervals past "now", so a run that overran,
  * or a machine that slept, yields one catch-up run rather than a pile of missed ticks. `stop()` waits for the in-flight run
  * to finish, or with `{ abort: true }` aborts it, which removes its rows. After each snapshot
- * that succeeded the cross-venue matcher runs, at the cadence `crossvenue/cadence.ts` keeps.
+ * that succeeded the open markets' order books are captured under its `sync_timestamp`
+ * (`sync/books.ts`), then the cross-venue matcher runs, at the cadence `crossvenue/cadence.ts` keeps.
  */
 import { setTimeout as delay } from "node:timers/promises";
 import type { Adjudicator } from "./crossvenue/adjudication";
@@ -18,6 +19,7 @@ import { createMatcherCadence } from "./crossvenue/cadence";
 import { consoleLogger, type Logger, systemClock } from "./logger";
 import { type SourceName, sourceNamed } from "./sources";
 import { runBackfillStep } from "./sync/backfill";
+import { captureBooks } from "./sync/books";
 import { DEFAULT_HISTORY_REFRESH_MS, runHistoryStep } from "./sync/history";
 import { runSync, type SyncDeps, type SyncRunSummary } from "./sync/run-sync";
 
@@ -50,6 +52,8 @@ export interface SchedulerOptions {
   historyRefreshMs?: number;
   /** Called after each snapshot run that succeeded (the server refreshes what user SQL reads). */
   onSnapshot?: (run: SyncRunSummary) => void;
+  /** Capture the open markets' order books after each snapshot (default true). */
+  books?: boolean;
   /** Pair the same questions across the venues after each snapshot (default true). */
   crossVenue?: boolean;
   /** Reads the pairs the matcher's rules cannot settle (a language model); none by default. */
@@ -103,6 +107,13 @@ export function createScheduler(given: SyncDeps, options: SchedulerOptions): Sch
         const run = await runSync(deps, { source, signal: abort.signal });
         state.lastRun = run;
         state.status = run.success ? "idle" : "error";
+        // The books under the snapshot's own time, before anything else reads it.
+        if (run.success && options.books !== false) {
+          await captureBooks(deps, source, run.sync_timestamp, {
+            intervalSeconds: options.intervalSeconds,
+            signal: abort.signal,
+          }).catch((error: unknown) => logger.error({ source, error: String(error) }, "book capture failed"));
+        }
         // Pairs first, so what user SQL is shown next holds this snapshot's pairs too.
         if (run.success && options.crossVenue !== false) await matcher.afterSnapshot();
         if (run.success) options.onSnapshot?.(run);

@@ -10,6 +10,7 @@
  * row of the run (`sync/run-history.ts`).
  */
 import type { Warehouse } from "@epicenter/warehouse";
+import type { Book, BookTarget } from "./books";
 import type { PageFetcher } from "./http/fetch-page";
 import type { RateLimit } from "./http/rate-limiter";
 import type { Logger } from "./logger";
@@ -97,6 +98,11 @@ export interface BackfillStep {
 /** What the demo generator needs of a source (`demo-history.ts`). */
 export interface DemoSeed {
   /**
+   * How the generated order books read a generated market snapshot (SQL over the
+   * markets table): its Yes price (0–1), whether it is open, whether it traded in the last day.
+   */
+  books: { yes: string; open: string; active: string };
+  /**
    * Column rewrites per table for each generated step, appended to `REPLACE (ts AS
    * sync_timestamp…)`: `n` is the step, `ts` its time, `{steps:UInt32}` their number;
    * `traded(key)` is the share of its final volume a market has reached by step `n`.
@@ -177,6 +183,38 @@ export interface SourceHistory {
   feedIntervalMs?: number;
 }
 
+/** What a source needs of the order-book capture frame (`sync/books.ts`). */
+export interface BookHost {
+  fetchPage: PageFetcher;
+  baseUrl: string;
+}
+
+/**
+ * A source's order books, captured after each snapshot (issue 28): which markets have
+ * one, and how one request of them is read. The frame tiers, budgets, writes and records.
+ */
+export interface SourceBooks {
+  /** The host the books are read from; its limiter is shared by name. */
+  host: UpstreamHost;
+  /** Markets per request. */
+  batch: number;
+  /** What one market of a request costs of the host's limit (Kalshi bills each ticker). */
+  costPerMarket: number;
+  /** The share of the host's limit the books may plan to spend between two snapshots. */
+  budgetShare: number;
+  /**
+   * The markets of the snapshot at `{ts:DateTime64(3, 'UTC')}` that have a book, most
+   * traded first: `market` (the key), `book_id` (what the venue knows the book by) and
+   * `active` (traded in the last day).
+   */
+  targetsSql: string;
+  fetch(
+    host: BookHost,
+    targets: readonly BookTarget[],
+    signal?: AbortSignal,
+  ): Promise<{ books: Book[]; failed: BookTarget[]; skipped: number }>;
+}
+
 export interface Source<Name extends string = string> {
   /** Also the warehouse database of its tables. */
   name: Name;
@@ -193,6 +231,7 @@ export interface Source<Name extends string = string> {
   openEventsSql: string;
   demo: DemoSeed;
   history: SourceHistory;
+  books: SourceBooks;
 }
 
 /** How long after closing an event keeps being captured until its final state is in. */

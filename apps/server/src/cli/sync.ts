@@ -10,6 +10,7 @@
  */
 import { parseArgs } from "node:util";
 import {
+  captureBooks,
   recordMatcherRun,
   runHistoryStep,
   runMatcher,
@@ -68,8 +69,15 @@ async function main(): Promise<number> {
       }
       const summary = await runSync(deps, { source });
       const line = `${source}: ${summary.events_written} events, ${summary.markets_written} markets in ${(summary.duration_ms / 1000).toFixed(1)} s`;
-      if (summary.success) console.log(line);
-      else {
+      if (summary.success) {
+        console.log(line);
+        const books = await captureBooks(deps, source, summary.sync_timestamp, {
+          intervalSeconds: config.syncIntervalSeconds,
+        });
+        console.log(
+          `${source}: ${books.captured} order books of ${books.active_due + books.hourly_due} due (${books.left_out} left out for the budget, ${books.failed} failed)`,
+        );
+      } else {
         failed += 1;
         console.error(`${source}: failed after ${(summary.duration_ms / 1000).toFixed(1)} s: ${summary.error}`);
       }

@@ -46,6 +46,7 @@ const POLYMARKET_ENDPOINTS: ReadonlyArray<{ name: string; match: RegExp; request
   { name: "polymarket /events", match: /^\/polymarket\/events/, requests: 500 },
   { name: "polymarket-clob /prices-history", match: /^\/polymarket-clob\/(batch-)?prices-history/, requests: 1_000 },
   { name: "polymarket-data /trades", match: /^\/polymarket-data\/(v2\/)?trades/, requests: 200 },
+  { name: "polymarket-clob /books", match: /^\/polymarket-clob\/books$/, requests: 500 },
 ];
 
 export function createReplayLimits(options: ReplayLimitOptions): ReplayLimits {

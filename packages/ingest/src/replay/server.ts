@@ -15,6 +15,7 @@
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { IngestConfig } from "../source";
+import { kalshiOrderbooks, polymarketBooks } from "./books";
 import { type CatalogOptions, DEFAULT_FIXTURES_DIR, type Json, KalshiCatalog, PolymarketCatalog } from "./catalog";
 import { createHistoryRoutes } from "./history";
 import { kalshiCutoffs } from "./history-context";
@@ -85,6 +86,12 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
   const polymarket = new PolymarketCatalog(options, fixturesDir);
   const kalshi = new KalshiCatalog(options, fixturesDir);
   const history = createHistoryRoutes({ polymarket, kalshi }, { ...options, fixturesDir });
+  const books = (url: URL, body: unknown) => {
+    const now = options.now?.() ?? Date.now();
+    if (url.pathname === "/polymarket-clob/books") return polymarketBooks(polymarket, body, now);
+    if (url.pathname === "/kalshi/trade-api/v2/markets/orderbooks") return kalshiOrderbooks(kalshi, url, now);
+    return null;
+  };
   const requests: string[] = [];
   const sockets = new Set<Socket>();
   let fault: ActiveFault | null = null;
@@ -139,6 +146,7 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
       );
     try {
       const reply =
+        books(url, body) ??
         history(url, body) ??
         (source === "polymarket" ? routePolymarket(polymarket, url) : routeKalshi(kalshi, url, options));
       if (active === "repeat-cursor") repeatCursor(reply.body, url);

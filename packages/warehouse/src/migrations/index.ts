@@ -15,6 +15,7 @@ import { dailyCloses } from "./0014-daily-closes";
 import { coverageLedger } from "./0015-coverage";
 import { coverageDays } from "./0016-coverage-days";
 import { coverageDaysHistory } from "./0017-coverage-days-history";
+import { orderBooks } from "./0018-books";
 import type { WarehouseMigration } from "./types";
 
 /** Every warehouse migration, in the order it is applied. Append only. */
@@ -36,6 +37,7 @@ export const warehouseMigrations: readonly WarehouseMigration[] = [
   coverageLedger,
   coverageDays,
   coverageDaysHistory,
+  orderBooks,
 ];
 
 export type { WarehouseMigration } from "./types";

@@ -21,6 +21,7 @@
  * Pure: tested on recorded dumps, and the engine-facing part lives in `validate.ts`.
  */
 import { MARKET_DATABASES as MARKET_DATABASE_NAMES, VENUES } from "@epicenter/contracts";
+import { AS_OF_TABLE_FUNCTIONS } from "./as-of";
 import { type AstNode, functionName } from "./ast-dump";
 import { SandboxRefusal } from "./errors";
 import { ALLOWED_TABLE_FUNCTIONS, FUNCTION_CLASSES, type FunctionClass, functionClass } from "./function-classes";
@@ -174,7 +175,7 @@ export function allowListPolicy(
   return {
     marketDatabases: new Set([...MARKET_DATABASES, ...CATALOG_DATABASES]),
     functionClasses: classes,
-    allowedTableFunctions: ALLOWED_TABLE_FUNCTIONS,
+    allowedTableFunctions: new Set([...ALLOWED_TABLE_FUNCTIONS, ...AS_OF_TABLE_FUNCTIONS]),
     knownDatabases: new Set(
       [...databases, "system", "information_schema", "internal", "default"].map((name) => name.toLowerCase()),
     ),
@@ -245,7 +246,7 @@ function checkNode(node: AstNode, facts: StatementFacts, policy: AllowListPolicy
         if (child.type !== "Function") continue;
         if (!policy.allowedTableFunctions.has(functionName(child))) {
           throw new SandboxRefusal(
-            `The table function ${functionName(child, true)}() is not available; the allowed ones are ${[...ALLOWED_TABLE_FUNCTIONS].join(", ")}.`,
+            `The table function ${functionName(child, true)}() is not available; the allowed ones are ${[...ALLOWED_TABLE_FUNCTIONS, ...AS_OF_TABLE_FUNCTIONS].join(", ")}.`,
           );
         }
         checkTableFunctionArguments(child);

@@ -12,6 +12,7 @@ export {
   isFunctionAllowed,
   MARKET_DATABASES,
 } from "./allow-list";
+export { AS_OF_DATABASES, AS_OF_TABLE_FUNCTIONS, AS_OF_VIEWS, nameAsOfArguments } from "./as-of";
 export { VISIBLE_SETTINGS } from "./catalog-views";
 export {
   QueryCancelledError,

@@ -39,6 +39,7 @@ import {
   type EngineFunction,
   MARKET_DATABASES,
 } from "./allow-list";
+import { nameAsOfArguments } from "./as-of";
 import { SYSTEM_TABLES_READ } from "./catalog-views";
 import type { EngineSession, EngineStream, SandboxEngine } from "./engine";
 import { type FailureLimits, QueryCancelledError, QueryTimeoutError, runFailure, SandboxRefusal } from "./errors";
@@ -193,7 +194,7 @@ export class Sandbox {
         owner,
         async (session) => {
           const statement = this.isAllowListOff
-            ? { body: singleStatement(sql).body }
+            ? { body: singleStatement(nameAsOfArguments(sql)).body }
             : await this.cache.validate(session, sql, this.policy, used);
           if (entry.isCancelled) throw new QueryCancelledError();
           return work(session, statement, entry);

@@ -1,7 +1,8 @@
 /**
  * Validation of user SQL before it runs, in three passes that each stop at the first
  * problem:
- * 1. Our lexer (`sql-text.ts`): one statement, no `INTO OUTFILE`, no dotted quoted names.
+ * 1. Our lexer (`sql-text.ts`): one statement, no `INTO OUTFILE`, no dotted quoted names;
+ *    the one unnamed argument of an as-of view is named (`as-of.ts`).
  *    Nothing reaches the engine before this passes, because chDB executes every
  *    statement of a multi-statement input, even under `EXPLAIN`.
  * 2. `SELECT formatQuery({sql:String})`: the engine's own parser, with the text bound as
@@ -17,6 +18,7 @@
 import { createHash } from "node:crypto";
 import { MAX_QUERY_LENGTH } from "@epicenter/contracts";
 import { type AllowListPolicy, checkStatementTree, parseAstDump } from "./allow-list";
+import { nameAsOfArguments } from "./as-of";
 import type { EngineSession } from "./engine";
 import { QueryEngineError, readEngineFailure, SandboxRefusal, syntaxErrorFrom } from "./errors";
 import { cteNames, refuseByWords, SETTINGS_REFUSAL, singleStatement } from "./sql-text";
@@ -96,7 +98,7 @@ export async function validateOn(
   if (sql.length > MAX_QUERY_LENGTH) {
     throw new SandboxRefusal(`The query is longer than ${MAX_QUERY_LENGTH.toLocaleString("en-US")} characters.`);
   }
-  const statement = singleStatement(sql);
+  const statement = singleStatement(nameAsOfArguments(sql));
   refuseByWords(statement.tokens);
 
   try {

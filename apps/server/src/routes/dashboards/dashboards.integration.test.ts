@@ -100,7 +100,7 @@ describe("GET /api/stats", () => {
 });
 
 describe("the catalog's descriptions", () => {
-  it("describes all nineteen market tables, history, the coverage ledger and cross-venue pairs included, and every one of their columns", async () => {
+  it("describes all twenty-nine market tables, history, the coverage ledger, the books, the as-of views and cross-venue pairs included, and every one of their columns", async () => {
     const response = await get("/api/tables");
     const { tables } = (await response.json()) as {
       tables: Array<{
@@ -112,20 +112,30 @@ describe("the catalog's descriptions", () => {
     expect(tables.map((table) => table.full_name).sort()).toEqual([
       "crossvenue.event_pairs",
       "crossvenue.market_pairs",
+      "kalshi.book_asof",
+      "kalshi.book_coverage",
+      "kalshi.book_levels",
+      "kalshi.books",
       "kalshi.candles",
       "kalshi.coverage",
       "kalshi.coverage_days",
       "kalshi.events",
       "kalshi.events_latest",
       "kalshi.markets",
+      "kalshi.markets_asof",
       "kalshi.markets_latest",
       "kalshi.trades",
+      "polymarket.book_asof",
+      "polymarket.book_coverage",
+      "polymarket.book_levels",
+      "polymarket.books",
       "polymarket.coverage",
       "polymarket.coverage_days",
       "polymarket.daily_closes",
       "polymarket.events",
       "polymarket.events_latest",
       "polymarket.markets",
+      "polymarket.markets_asof",
       "polymarket.markets_latest",
       "polymarket.prices",
       "polymarket.trades",
@@ -135,6 +145,19 @@ describe("the catalog's descriptions", () => {
       ...table.columns.filter((column) => !column.description).map((column) => `${table.full_name}.${column.name}`),
     ]);
     expect(missing).toEqual([]);
+    // The engine's system.columns leaves parameterised views out; the catalog has their columns.
+    const asOf = tables.find((table) => table.full_name === "kalshi.book_asof");
+    expect(asOf?.columns.map((column) => column.name)).toEqual([
+      "ticker",
+      "captured_at",
+      "book_timestamp",
+      "side",
+      "level",
+      "price",
+      "size",
+    ]);
+    const markets = tables.find((table) => table.full_name === "polymarket.markets_asof");
+    expect(markets?.columns.map((column) => column.name).slice(0, 3)).toEqual(["captured_at", "sync_timestamp", "id"]);
   });
 });
 

@@ -5,7 +5,7 @@
  * Sample rows are read through the same sandbox as user SQL.
  */
 import { type Namespace, type QueryResult, type Table, VENUE_FACTS, VENUES } from "@epicenter/contracts";
-import { MARKET_DATABASES, tableRowCounts, type Warehouse } from "@epicenter/warehouse";
+import { AS_OF_TABLE_FUNCTIONS, MARKET_DATABASES, tableRowCounts, type Warehouse } from "@epicenter/warehouse";
 import { type QueryServiceDeps, runQuery } from "../queries/run-query";
 import { describeColumn, describeTable } from "./descriptions";
 
@@ -58,6 +58,21 @@ export async function listTables(warehouse: Warehouse, options: { withStats: boo
     const key = `${column.database}.${column.table}`;
     columnsOf.set(key, [...(columnsOf.get(key) ?? []), column]);
   }
+  // The engine's `system.columns` leaves parameterised views out; their columns are what
+  // the engine makes of a call (analysed, not run).
+  await Promise.all(
+    tables
+      .filter((table) => isAsOfView(table.database, table.name) && !columnsOf.has(`${table.database}.${table.name}`))
+      .map(async (table) => {
+        const described = await warehouse.query<{ name: string; type: string }>(
+          `DESCRIBE (SELECT * FROM ${table.database}.${table.name}(ts = now()))`,
+        );
+        columnsOf.set(
+          `${table.database}.${table.name}`,
+          described.map((column) => ({ database: table.database, table: table.name, ...column })),
+        );
+      }),
+  );
   return tables
     .filter((table) => !isHiddenTable(table.database, table.name))
     .map((table) => {
@@ -78,6 +93,17 @@ export async function listTables(warehouse: Warehouse, options: { withStats: boo
         row_count: counts ? (counts.get(fullName) ?? 0) : null,
       };
     });
+}
+
+/** True for the "as of" views, which are called with a moment: `polymarket.markets_asof(ts)`. */
+export function isAsOfView(namespace: string, name: string): boolean {
+  return AS_OF_TABLE_FUNCTIONS.has(`${namespace}.${name}`);
+}
+
+/** What a query reads a catalog table by: its name, or an as-of view called for now. */
+export function tableSource(table: Pick<Table, "namespace" | "name">): string {
+  const name = `${table.namespace}.${table.name}`;
+  return isAsOfView(table.namespace, table.name) ? `${name}(now())` : name;
 }
 
 export async function getTable(warehouse: Warehouse, namespace: string, name: string): Promise<Table | undefined> {
@@ -105,7 +131,7 @@ export async function sampleTable(
   const table = await getTable(deps.warehouse, namespace, name);
   if (!table) return undefined;
   // Names come from the engine's own catalog, never from the request.
-  const sql = `SELECT * FROM ${table.namespace}.${table.name} LIMIT ${request.limit}`;
+  const sql = `SELECT * FROM ${tableSource(table)} LIMIT ${request.limit}`;
   const result = await runQuery(deps, {
     sql,
     limit: request.limit,

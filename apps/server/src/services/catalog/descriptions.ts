@@ -9,7 +9,10 @@
  * Shares that change with the data (for example how many Kalshi markets never traded) are
  * not written here: the docs compute them from the warehouse.
  */
+import { BOOK_COLUMN_DESCRIPTIONS, BOOK_TABLE_DESCRIPTIONS } from "./descriptions-books";
+
 const TABLES: Record<string, string> = {
+  ...BOOK_TABLE_DESCRIPTIONS,
   "polymarket.events":
     "Every Polymarket event (a question group such as an election, holding one or more yes/no markets) once per sync run, with its volume, liquidity and status at that moment. Append-only snapshots every ~10 minutes; key: id. For the current state use polymarket.events_latest FINAL or the row-number pattern.",
   "polymarket.markets":
@@ -384,6 +387,7 @@ const EVENT_PAIR: Record<string, string> = {
 };
 
 const COLUMNS: Record<string, Record<string, string>> = {
+  ...BOOK_COLUMN_DESCRIPTIONS,
   "crossvenue.market_pairs": MARKET_PAIR,
   "crossvenue.event_pairs": EVENT_PAIR,
   "polymarket.events": POLYMARKET_EVENT,
@@ -406,6 +410,8 @@ export function describeTable(namespace: string, name: string): string | null {
 }
 
 export function describeColumn(namespace: string, table: string, column: string): string | null {
-  const base = table.replace(/_latest$/, "");
-  return COLUMNS[`${namespace}.${base}`]?.[column] ?? COMMON[column] ?? null;
+  const base = table.replace(/_latest$|_asof$/, "");
+  return (
+    COLUMNS[`${namespace}.${table}`]?.[column] ?? COLUMNS[`${namespace}.${base}`]?.[column] ?? COMMON[column] ?? null
+  );
 }

@@ -9,7 +9,7 @@ import { MARKET_DATABASES, type Table, ZVenue } from "@epicenter/contracts";
 import { SandboxError } from "@epicenter/warehouse";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { getTable, listTables } from "../catalog/catalog";
+import { getTable, listTables, tableSource } from "../catalog/catalog";
 import { QueryServiceBusy } from "../queries/admission";
 import { runQuery } from "../queries/run-query";
 import { catalogText } from "../seismo/grounding";
@@ -159,7 +159,7 @@ async function sampleValues(
   signal: AbortSignal,
 ): Promise<{ values: Map<string, unknown[]>; note: string | null }> {
   // Names come from the engine's own catalog, never from the request.
-  const sql = `SELECT * FROM ${table.namespace}.${table.name} LIMIT ${SAMPLE_ROWS}`;
+  const sql = `SELECT * FROM ${tableSource(table)} LIMIT ${SAMPLE_ROWS}`;
   const values = new Map<string, unknown[]>();
   try {
     const result = await runQuery(context.deps, {

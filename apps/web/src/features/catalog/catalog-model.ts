@@ -2,7 +2,7 @@
  * The catalog's rules of SPEC §2 as pure functions: dataset ids (`namespace-table`), the
  * simplified types, the first non-null sample value per column, and the 100-character cut.
  */
-import type { SampleData, Table } from "@epicenter/contracts";
+import { isAsOfView, type SampleData, type Table } from "@epicenter/contracts";
 
 export const SAMPLE_TEXT_LIMIT = 100;
 
@@ -31,6 +31,8 @@ export function simplifyType(type: string): string {
 
 /** The statement 'Query in Editor' opens. */
 export function tableQuery(table: { namespace: string; name: string }): string {
+  if (isAsOfView(table.name))
+    return `SELECT * FROM ${table.namespace}.${table.name}(now() - INTERVAL 1 HOUR) LIMIT 100`;
   return `SELECT * FROM ${table.namespace}.${table.name} LIMIT 100`;
 }
 

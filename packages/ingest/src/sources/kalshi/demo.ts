@@ -18,6 +18,11 @@ const MOVED_PRICE =
   "round(greatest(0.01, least(0.99, coalesce(last_price_dollars, 0.5) + 0.06 * sin((cityHash64(ticker) % 1000) + n / 18.0))), 2)";
 
 export const kalshiDemo: DemoSeed = {
+  books: {
+    yes: "coalesce(last_price_dollars, 0.5)",
+    open: "status IN ('active', 'open')",
+    active: "coalesce(volume_24h, 0) > 0",
+  },
   moves: {
     markets: (traded) => `,
     if(status != 'active', last_price_dollars, ${MOVED_PRICE}) AS last_price_dollars,

@@ -20,6 +20,11 @@ const MOVED_YES =
   "round(greatest(0.001, least(0.999, coalesce(yes_probability, 0.5) + 0.06 * sin((cityHash64(id) % 1000) + n / 18.0))), 3)";
 
 export const polymarketDemo: DemoSeed = {
+  books: {
+    yes: "coalesce(yes_probability, 0.5)",
+    open: "NOT ifNull(closed, false) AND length(clobTokenIds) > 0",
+    active: "coalesce(volume24hr, 0) > 0",
+  },
   moves: {
     markets: (traded) => `,
     if(ifNull(closed, false), yes_probability, ${MOVED_YES}) AS yes_probability,
