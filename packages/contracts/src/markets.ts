@@ -112,6 +112,56 @@ export const ZMarketHistory = z
   .meta({ id: "MarketHistory" });
 export type MarketHistory = z.infer<typeof ZMarketHistory>;
 
+export const ZMarketBookQuery = z.object({
+  at: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .describe("The moment (ISO 8601): the book as last captured at or before it; now by default"),
+});
+
+export const ZBookLevel = z.object({
+  price: z.number().describe("0–1: USDC on Polymarket, dollars on Kalshi"),
+  size: z.number().describe("Shares on Polymarket, contracts on Kalshi"),
+});
+
+/** The order sizes, in USDC or dollars, the book's fill prices are given for. */
+export const FILL_SIZES = [100, 1_000] as const;
+
+export const ZBookFill = z.object({
+  usd: z.number().describe("The order's size in USDC or dollars"),
+  side: z.enum(["buy", "sell"]).describe("buy: Yes bought from the asks; sell: Yes sold into the bids"),
+  price: z
+    .number()
+    .nullable()
+    .describe("Average price per share of the part that fills (executable price); null on an empty side"),
+  filled_usd: z.number().describe("How much of the order the book's ten levels take"),
+  complete: z.boolean().describe("True when the whole order fills within the captured levels"),
+});
+export type BookFill = z.infer<typeof ZBookFill>;
+
+export const ZMarketBook = z
+  .object({
+    venue: ZVenue,
+    id: z.string(),
+    at: z.iso.datetime().describe("The moment asked for (UTC)"),
+    captured_at: z.iso
+      .datetime()
+      .nullable()
+      .describe(
+        "The capture the book comes from, the last at or before `at`; null when none was (not captured, or closed)",
+      ),
+    book_timestamp: z.iso.datetime().nullable().describe("The venue's own time of the book, where it gives one"),
+    bids: z.array(ZBookLevel).describe("Yes bids, best (highest) first, up to 10 levels"),
+    asks: z.array(ZBookLevel).describe("Yes asks, best (lowest) first, up to 10 levels (Kalshi: its No bids at 1 − p)"),
+    fills: z.array(ZBookFill).describe("Executable prices for orders of each size in FILL_SIZES, both sides"),
+    spread: z
+      .array(z.object({ t: z.iso.datetime(), bid: z.number().nullable(), ask: z.number().nullable() }))
+      .describe("Best bid and ask of each capture in the 7 days up to `at`"),
+    query: ZQueryNode.describe("The SQL of the book"),
+  })
+  .meta({ id: "MarketBook" });
+export type MarketBook = z.infer<typeof ZMarketBook>;
+
 export const ZMarketSearchQuery = z.object({
   q: z.string().trim().max(200).default("").describe("Words of the question, or an id or ticker"),
   venue: ZVenue.optional(),
@@ -174,6 +224,23 @@ export const marketEndpoints = {
     responses: {
       200: { description: "The history", schema: ZMarketHistory },
       400: errorResponse("The interval, from or to is malformed, or the span is too long for the interval"),
+      401: UNAUTHORIZED,
+      404: notFound,
+    },
+  }),
+  getMarketBook: defineEndpoint({
+    method: "get",
+    path: "/api/markets/{venue}/{id}/book",
+    summary: "One market's order book at a moment",
+    description:
+      "The top 10 levels of each side of the market's Yes book as last captured at or before `at` (now by default), the executable price of a $100 and a $1,000 order on each side, and the best bid and ask of every capture in the 7 days before. Books are captured with each snapshot since the archive started: markets traded in the last day every snapshot, the rest hourly.",
+    tag: "Markets",
+    auth: "session_or_key",
+    params: ZMarketParams,
+    query: ZMarketBookQuery,
+    responses: {
+      200: { description: "The book", schema: ZMarketBook },
+      400: errorResponse("The venue, id or moment is malformed"),
       401: UNAUTHORIZED,
       404: notFound,
     },

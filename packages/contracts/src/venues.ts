@@ -49,6 +49,10 @@ export interface VenueFacts {
   volumeHistory: string;
   /** The venue's site, where its market pages link. */
   site: string;
+  /** What an order book's sizes count: "shares", "contracts". */
+  bookSizeUnit: string;
+  /** How the venue's book becomes the archive's Yes book, in a hint. */
+  bookNote: string;
 }
 
 export const VENUE_FACTS: Readonly<Record<Venue, VenueFacts>> = {
@@ -67,6 +71,8 @@ export const VENUE_FACTS: Readonly<Record<Venue, VenueFacts>> = {
     historyPoints: "price points",
     volumeHistory: "trades",
     site: "https://polymarket.com",
+    bookSizeUnit: "shares",
+    bookNote: "the CLOB book of the Yes token",
   },
   kalshi: {
     label: "Kalshi",
@@ -83,6 +89,8 @@ export const VENUE_FACTS: Readonly<Record<Venue, VenueFacts>> = {
     historyPoints: "candles",
     volumeHistory: "candles",
     site: "https://kalshi.com",
+    bookSizeUnit: "contracts",
+    bookNote: "asks are Kalshi's No bids at 1 − p",
   },
 };
 

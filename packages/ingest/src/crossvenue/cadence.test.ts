@@ -9,7 +9,7 @@ import {
   nextMatchPass,
 } from "./cadence";
 import { NOTHING_PAIRED } from "./closed-pass";
-import type { MatcherOptions, MatcherOutcome } from "./matcher";
+import type { MatcherOptions } from "./matcher";
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;

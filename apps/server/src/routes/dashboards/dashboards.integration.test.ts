@@ -10,8 +10,10 @@ import {
   type PlatformStats,
   rowsAsObjects,
   type TileResult,
+  ZMarketBook,
 } from "@epicenter/contracts";
 import {
+  captureBooks,
   generateDemoHistory,
   type ReplayServer,
   replayIngestConfig,
@@ -69,9 +71,15 @@ describe("GET /api/stats", () => {
       config: replayIngestConfig(replay),
       logger: silentLogger,
     };
-    expect((await runSync(deps, { source: "polymarket" })).success).toBe(true);
-    expect((await runSync(deps, { source: "kalshi" })).success).toBe(true);
-    // As the scheduler does after each snapshot: the questions both venues ask, paired.
+    // As the scheduler does after each snapshot: the open markets' books, then the
+    // questions both venues ask, paired.
+    for (const source of ["polymarket", "kalshi"] as const) {
+      const run = await runSync(deps, { source });
+      expect(run.success).toBe(true);
+      expect((await captureBooks(deps, source, run.sync_timestamp, { intervalSeconds: 600 })).captured).toBeGreaterThan(
+        0,
+      );
+    }
     expect((await runMatcher(deps)).sameContract).toBeGreaterThan(0);
 
     const response = await get("/stats");
@@ -208,7 +216,7 @@ describe("the dashboards", () => {
   for (const [id, tiles] of [
     ["polymarket-pulse", 10],
     ["kalshi-pulse", 10],
-    ["arbitrage-monitor", 9],
+    ["arbitrage-monitor", 10],
   ] as const) {
     it(`runs every tile of ${id} with rows and no error`, async () => {
       const dashboard = (await (await get(`/api/dashboards/${id}`)).json()) as Dashboard;
@@ -273,6 +281,50 @@ describe("the dashboards", () => {
     // Widest gap after fees first.
     const gaps = rows.map((row) => Number(row.gap_after_fees));
     expect(gaps).toEqual([...gaps].sort((a, b) => b - a));
+  });
+
+  it("prices the executable gap at each size from both captured books, as the market page fills them", async () => {
+    const rows = rowsAsObjects(
+      (await (await get("/api/dashboards/arbitrage-monitor/tiles/executable-gap")).json()) as TileResult,
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect([100, 1000]).toContain(Number(row.order_usd));
+    const book = async (venue: string, id: unknown) =>
+      ZMarketBook.parse(await (await get(`/api/markets/${venue}/${String(id)}/book`)).json());
+    // A size left out is one neither direction's two legs can fill from the ten levels.
+    for (const row of rows.filter((r) => Number(r.order_usd) === 100)) {
+      if (rows.some((r) => r.polymarket_id === row.polymarket_id && Number(r.order_usd) === 1000)) continue;
+      const [pm, kalshi] = await Promise.all([
+        book("polymarket", row.polymarket_id),
+        book("kalshi", row.kalshi_ticker),
+      ]);
+      const complete = (answer: typeof pm, side: "buy" | "sell") =>
+        answer.fills.find((f) => f.usd === 1000 && f.side === side)?.complete === true;
+      expect(complete(pm, "buy") && complete(kalshi, "sell")).toBe(false);
+      expect(complete(pm, "sell") && complete(kalshi, "buy")).toBe(false);
+    }
+    let compared = 0;
+    for (const row of rows) {
+      const [pm, kalshi] = await Promise.all([
+        book("polymarket", row.polymarket_id),
+        book("kalshi", row.kalshi_ticker),
+      ]);
+      const usd = Number(row.order_usd);
+      const fill = (answer: typeof pm, side: "buy" | "sell") =>
+        answer.fills.find((f) => f.usd === usd && f.side === side);
+      const buysPolymarket = row.buy_first_outcome_on === "Polymarket";
+      const pmFill = fill(pm, buysPolymarket ? "buy" : "sell");
+      const kalshiFill = fill(kalshi, buysPolymarket ? "sell" : "buy");
+      // The confirmed pairs here read Kalshi's yes side (orientation same).
+      expect(pmFill?.complete && kalshiFill?.complete, String(row.question)).toBe(true);
+      expect(Number(row.polymarket_fill)).toBeCloseTo(pmFill?.price ?? Number.NaN, 3);
+      expect(Number(row.kalshi_fill)).toBeCloseTo(kalshiFill?.price ?? Number.NaN, 3);
+      const [p, k] = [pmFill?.price ?? 0, kalshiFill?.price ?? 0];
+      const gap = buysPolymarket ? k - p : p - k;
+      expect(Number(row.executable_gap_after_fees)).toBeCloseTo(gap - 0.07 * k * (1 - k), 3);
+      compared += 1;
+    }
+    expect(compared).toBeGreaterThan(0);
   });
 
   it("reads an inverse pair on Kalshi's no side, and takes Polymarket's fee schedule where a market has one", async () => {

@@ -1,6 +1,7 @@
 /** One market of either venue, its history, and the search. */
 import type { AreaHandlers } from "../../http/mount";
 import { getMarketRoute } from "./get-market";
+import { getMarketBookRoute } from "./get-market-book";
 import { getMarketHistoryRoute } from "./get-market-history";
 import { getMarkets } from "./get-markets";
 
@@ -10,10 +11,11 @@ export interface MarketsRouteDeps {
 
 export function marketsRoutes(
   deps: MarketsRouteDeps,
-): AreaHandlers<"searchMarkets" | "getMarket" | "getMarketHistory"> {
+): AreaHandlers<"searchMarkets" | "getMarket" | "getMarketHistory" | "getMarketBook"> {
   return {
     searchMarkets: getMarkets(deps.markets),
     getMarket: getMarketRoute(deps.markets),
     getMarketHistory: getMarketHistoryRoute(deps.markets),
+    getMarketBook: getMarketBookRoute(deps.markets),
   };
 }

@@ -3,7 +3,7 @@
  * history and trades, a Kalshi market with candles (one quiet hour) and a market with
  * snapshots only.
  */
-import { ZApiError, ZMarket, ZMarketHistory, ZMarketSearch, ZQueryResult } from "@epicenter/contracts";
+import { ZApiError, ZMarket, ZMarketBook, ZMarketHistory, ZMarketSearch, ZQueryResult } from "@epicenter/contracts";
 import { toDateTime64 } from "@epicenter/warehouse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, json, signIn } from "../../testing/sign-in";
@@ -317,5 +317,56 @@ describe("GET /api/markets", () => {
     expect(byTicker.markets.map((market) => market.id)).toEqual(["KXRAIN-26JAN10"]);
     // Each venue's title and subtitle, as the list shows them.
     expect(byTicker.markets[0]).toMatchObject({ question: "Rain in NYC on Jan 10?", subtitle: "Above 1 inch" });
+  });
+});
+
+describe("GET /api/markets/{venue}/{id}/book", () => {
+  const at = (ms: number) => toDateTime64(ms);
+  const book = (ms: number, state: string, bids: number[], asks: number[]) => ({
+    sync_timestamp: at(ms),
+    id: "502",
+    book_timestamp: at(ms - 2_000),
+    state,
+    bid_price: bids.map((price) => price.toFixed(4)),
+    bid_size: bids.map(() => 500),
+    ask_price: asks.map((price) => price.toFixed(4)),
+    ask_size: asks.map(() => 500),
+  });
+
+  beforeAll(async () => {
+    await t.stores.warehouse.insert("polymarket.books", [
+      book(now.getTime() - 3 * HOUR, "active", [0.35, 0.34], [0.45]),
+      book(now.getTime() - 20 * 60_000, "active", [0.39, 0.38, 0.37], [0.41, 0.42, 0.43]),
+    ]);
+  });
+
+  it("answers the last book at or before the moment, with fill prices and the spread before it", async () => {
+    const response = await get("/api/markets/polymarket/502/book");
+    expect(response.status).toBe(200);
+    const answer = ZMarketBook.parse(await response.json());
+    expect(answer.captured_at).toBe(new Date(now.getTime() - 20 * 60_000).toISOString());
+    expect(answer.bids.map((level) => level.price)).toEqual([0.39, 0.38, 0.37]);
+    expect(answer.asks.map((level) => level.price)).toEqual([0.41, 0.42, 0.43]);
+    // $100 of Yes: 243.9 shares at 0.41, inside the first level.
+    expect(answer.fills).toContainEqual({ usd: 100, side: "buy", price: 0.41, filled_usd: 100, complete: true });
+    // $1,000 of Yes: three levels of 500 hold $630, so the order does not fill.
+    expect(answer.fills).toContainEqual({ usd: 1000, side: "buy", price: 0.42, filled_usd: 630, complete: false });
+    expect(answer.spread.map((point) => [point.bid, point.ask])).toEqual([
+      [0.35, 0.45],
+      [0.39, 0.41],
+    ]);
+    expect(answer.query.sql).toContain("FROM polymarket.books");
+  });
+
+  it("has no book as of a moment with no capture in the 70 minutes before it", async () => {
+    const earlier = new Date(now.getTime() - 90 * 60_000).toISOString();
+    const answer = ZMarketBook.parse(await (await get(`/api/markets/polymarket/502/book?at=${earlier}`)).json());
+    expect(answer).toMatchObject({ captured_at: null, bids: [], asks: [] });
+    expect(answer.spread).toHaveLength(1);
+  });
+
+  it("is 404 for a market the archive does not have, and 400 for a moment that is not one", async () => {
+    expect((await get("/api/markets/polymarket/999999/book")).status).toBe(404);
+    expect((await get("/api/markets/polymarket/502/book?at=yesterday")).status).toBe(400);
   });
 });

@@ -18,7 +18,9 @@
  *   (zero when it has none).
  *
  * None of them is a profit: they ignore the depth behind the best quotes, the two venues'
- * different rules and settlement, and the time between the two fills.
+ * different rules and settlement, and the time between the two fills. The executable gap
+ * (`EXECUTABLE_GAP`) counts the depth: the same trade for $100 and $1,000 a leg, each leg
+ * at the average price its venue's captured book fills it at (issue 28).
  */
 import type { DashboardTile } from "@epicenter/contracts";
 import { tile } from "./pulse-tiles";
@@ -158,6 +160,79 @@ INNER JOIN pm_hourly ON pm_hourly.id = widest.polymarket_id
 INNER JOIN kalshi_hourly ON kalshi_hourly.ticker = widest.kalshi_ticker AND kalshi_hourly.hour = pm_hourly.hour
 ORDER BY hour, pair`;
 
+/** The order sizes of the executable gap, in dollars (USDC) a leg. */
+const FILL_SIZES_SQL = "[100, 1000]";
+
+/**
+ * Dollars of an order of `usd` that the levels (`prices`, `sizes`, best first) take, and
+ * the shares they take it at: walking the levels, each takes what it holds until the
+ * order is spent.
+ */
+const before = (prices: string, sizes: string) =>
+  `arrayResize(arrayPushFront(arrayCumSum(arrayMap((p, q) -> p * q, ${prices}, ${sizes})), 0), length(${prices}))`;
+const filledUsd = (prices: string, sizes: string, usd: string) =>
+  `arraySum(arrayMap((p, q, b) -> least(p * q, greatest(0, ${usd} - b)), ${prices}, ${sizes}, ${before(prices, sizes)}))`;
+const filledShares = (prices: string, sizes: string, usd: string) =>
+  `arraySum(arrayMap((p, q, b) -> least(q, greatest(0, ${usd} - b) / p), ${prices}, ${sizes}, ${before(prices, sizes)}))`;
+/** The average price of `usd` through the levels, or NULL when they do not hold it all. */
+const fillPrice = (prices: string, sizes: string, usd: string) =>
+  `if(${filledUsd(prices, sizes, usd)} >= ${usd} - 1e-9, ${filledUsd(prices, sizes, usd)} / ${filledShares(prices, sizes, usd)}, NULL)`;
+
+/** A venue's newest book of each of `keys`, captured in the last 70 minutes and not closed since. */
+const latestBooks = (database: string, key: string, keys: string) => `SELECT ${key},
+      argMax(tuple(arrayMap(x -> toFloat64(x), bid_price), bid_size, arrayMap(x -> toFloat64(x), ask_price), ask_size), sync_timestamp) AS book,
+      max(sync_timestamp) AS captured_at
+    FROM ${database}.books
+    WHERE ${key} IN (${keys}) AND sync_timestamp > now() - INTERVAL 70 MINUTE
+    GROUP BY ${key}
+    HAVING argMax(state, sync_timestamp) != 'closed'`;
+
+const EXECUTABLE_GAP = `WITH
+  ${QUOTES},
+  pm_book AS (${latestBooks("polymarket", "id", "SELECT polymarket_id FROM gaps")}),
+  k_book AS (${latestBooks("kalshi", "ticker", "SELECT kalshi_ticker FROM gaps")}),
+  legs AS (
+    SELECT gaps.*, usd,
+      pm_book.book.1 AS pm_bid_p, pm_book.book.2 AS pm_bid_q, pm_book.book.3 AS pm_ask_p, pm_book.book.4 AS pm_ask_q,
+      -- Kalshi in the first outcome's terms: an inverse pair reads its no side (no bid = 1 − yes ask).
+      if(orientation = 'same', k_book.book.1, arrayMap(x -> 1 - x, k_book.book.3)) AS k_bid_p,
+      if(orientation = 'same', k_book.book.2, k_book.book.4) AS k_bid_q,
+      if(orientation = 'same', k_book.book.3, arrayMap(x -> 1 - x, k_book.book.1)) AS k_ask_p,
+      if(orientation = 'same', k_book.book.4, k_book.book.2) AS k_ask_q,
+      least(pm_book.captured_at, k_book.captured_at) AS books_from
+    FROM gaps
+    INNER JOIN pm_book ON pm_book.id = gaps.polymarket_id
+    INNER JOIN k_book ON k_book.ticker = gaps.kalshi_ticker
+    ARRAY JOIN ${FILL_SIZES_SQL} AS usd
+  ),
+  fills AS (
+    SELECT *,
+      ${fillPrice("pm_ask_p", "pm_ask_q", "usd")} AS pm_buy,
+      ${fillPrice("pm_bid_p", "pm_bid_q", "usd")} AS pm_sell,
+      ${fillPrice("k_ask_p", "k_ask_q", "usd")} AS k_buy,
+      ${fillPrice("k_bid_p", "k_bid_q", "usd")} AS k_sell,
+      -- Buy the first outcome on one venue, sell it (buy its opposite) on the other.
+      k_sell - pm_buy - pm_fee_rate * pow(pm_buy * (1 - pm_buy), pm_fee_exponent) - ${KALSHI_TAKER_RATE} * k_sell * (1 - k_sell) AS via_polymarket,
+      pm_sell - k_buy - pm_fee_rate * pow(pm_sell * (1 - pm_sell), pm_fee_exponent) - ${KALSHI_TAKER_RATE} * k_buy * (1 - k_buy) AS via_kalshi
+    FROM legs
+  )
+SELECT
+  question,
+  usd AS order_usd,
+  round(gap_after_fees, 4) AS top_of_book_gap_after_fees,
+  round(greatest(ifNull(via_polymarket, -1), ifNull(via_kalshi, -1)), 4) AS executable_gap_after_fees,
+  multiIf(via_polymarket IS NULL AND via_kalshi IS NULL, 'not enough depth',
+          ifNull(via_polymarket, -1) >= ifNull(via_kalshi, -1), 'Polymarket', 'Kalshi') AS buy_first_outcome_on,
+  round(if(ifNull(via_polymarket, -1) >= ifNull(via_kalshi, -1), pm_buy, pm_sell), 4) AS polymarket_fill,
+  round(if(ifNull(via_polymarket, -1) >= ifNull(via_kalshi, -1), k_sell, k_buy), 4) AS kalshi_fill,
+  books_from,
+  polymarket_id,
+  kalshi_ticker
+FROM fills
+WHERE via_polymarket IS NOT NULL OR via_kalshi IS NOT NULL
+ORDER BY executable_gap_after_fees DESC, order_usd
+LIMIT 50`;
+
 const cents = "cents" as const;
 
 const NO_CHECKED_PAIRS =
@@ -232,6 +307,25 @@ FROM gaps`,
     view: { kind: "table" },
     size: "lg",
     formats: PAIRS_FORMATS,
+  }),
+  tile({
+    id: "executable-gap",
+    title: "Executable gap at $100 and $1,000",
+    description:
+      "The same trade as the top-of-book gap, for $100 and $1,000 a leg: each leg at the average price its venue's last captured book (within 70 minutes) fills it at, less both taker fees at those prices. Top of book beside it. A size the ten captured levels cannot fill on either side is left out. Still not a profit: the venues' rules and settlement differ, and books move between the two fills.",
+    sql: EXECUTABLE_GAP,
+    view: { kind: "table" },
+    size: "lg",
+    formats: {
+      question: "text",
+      order_usd: "usd",
+      top_of_book_gap_after_fees: cents,
+      executable_gap_after_fees: cents,
+      polymarket_fill: cents,
+      kalshi_fill: cents,
+      books_from: "datetime",
+    },
+    empty: NO_CHECKED_PAIRS,
   }),
   tile({
     id: "gap-over-time",

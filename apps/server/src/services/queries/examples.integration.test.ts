@@ -6,6 +6,7 @@
 
 import { queryParameters } from "@epicenter/contracts";
 import {
+  captureBooks,
   createRateLimiter,
   type ReplayServer,
   replayIngestConfig,
@@ -35,14 +36,16 @@ beforeAll(async () => {
     logger: silentLogger,
     // Far above the venues' limits: this test is about the examples, not the rate.
     rateLimiters: new Map(
-      ["polymarket", "polymarket-clob", "polymarket-data", "kalshi"].map((name) => [
+      ["polymarket", "polymarket-clob", "polymarket-data", "polymarket-clob-books", "kalshi"].map((name) => [
         name,
         createRateLimiter({ requests: 100_000, perMs: 1_000 }),
       ]),
     ),
   };
   for (const source of SOURCES) {
-    expect((await runSync(deps, { source })).success).toBe(true);
+    const run = await runSync(deps, { source });
+    expect(run.success).toBe(true);
+    await captureBooks(deps, source, run.sync_timestamp, { intervalSeconds: 600 });
     while (!(await runBackfillStep(deps, source, { pagesPerStep: 20 })).done) {}
     for (;;) {
       const step = await runHistoryStep(deps, source, { markets: 200 });
@@ -62,7 +65,17 @@ async function paramsFor(sql: string): Promise<Record<string, string>> {
   const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
   const [market] = await t.stores.warehouse.query<{ id: string }>("SELECT id FROM polymarket.prices LIMIT 1");
   const id = market?.id ?? "";
-  const known: Record<string, string> = { market_id: id, polymarket_id: id, from: day(-30), to: day(0), days: "3650" };
+  const [booked] = await t.stores.warehouse.query<{ ticker: string }>(
+    "SELECT ticker FROM kalshi.books WHERE length(bid_price) > 0 LIMIT 1",
+  );
+  const known: Record<string, string> = {
+    market_id: id,
+    polymarket_id: id,
+    ticker: booked?.ticker ?? "",
+    from: day(-30),
+    to: day(0),
+    days: "3650",
+  };
   return Object.fromEntries(queryParameters(sql).map(({ name }) => [name, known[name] ?? ""]));
 }
 
@@ -87,7 +100,7 @@ describe("the example queries", () => {
       const body = (await response.json()) as { row_count?: number; error?: { message: string } };
       expect(body.error?.message).toBeUndefined();
       expect(response.status).toBe(200);
-      if (/polymarket\.prices|polymarket\.daily_closes|kalshi\.candles|\.trades\b/.test(example.sql)) {
+      if (/polymarket\.prices|polymarket\.daily_closes|kalshi\.candles|\.trades\b|\.books\b/.test(example.sql)) {
         expect(body.row_count, "an example of the history returns rows").toBeGreaterThan(0);
       }
     });

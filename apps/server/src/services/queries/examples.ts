@@ -310,4 +310,48 @@ FROM (
 ORDER BY hour, venue`,
     chart: { kind: "chart", type: "line", x: "hour", y: ["price"], series: "venue" },
   },
+  {
+    id: "5e1a0000-0000-4000-8000-000000000018",
+    title: "Replay one market's order book, capture by capture",
+    description:
+      "A Kalshi market's best bid and ask and the contracts resting on each side (top 10 levels) at every capture of the last day, from the archive's own books: Kalshi keeps no book history. ticker is a parameter. The levels themselves are in kalshi.book_levels.",
+    sql: `SELECT
+  sync_timestamp AS captured_at,
+  toFloat64(bid_price[1]) AS best_bid,
+  toFloat64(ask_price[1]) AS best_ask,
+  round(arraySum(bid_size)) AS bid_depth,
+  round(arraySum(ask_size)) AS ask_depth
+FROM kalshi.books
+WHERE ticker = {ticker:String} AND state != 'closed' AND sync_timestamp >= now() - INTERVAL 1 DAY
+ORDER BY captured_at`,
+    chart: { kind: "chart", type: "line", x: "captured_at", y: ["best_bid", "best_ask"] },
+  },
+  {
+    id: "5e1a0000-0000-4000-8000-000000000019",
+    title: "What $1,000 of Yes costs, market by market, an hour ago",
+    description:
+      "Every Kalshi market's book as of an hour ago (book_asof), and the average price a $1,000 buy of Yes would have paid walking up its asks: the executable price, next to the best ask. Empty where the ten captured levels hold less than $1,000.",
+    sql: `WITH asks AS (
+  SELECT
+    ticker,
+    any(captured_at) AS captured_at,
+    arrayMap(l -> toFloat64(l.2), arraySort(groupArrayIf((level, price), side = 'ask'))) AS p,
+    arrayMap(l -> l.2, arraySort(groupArrayIf((level, size), side = 'ask'))) AS q
+  FROM kalshi.book_asof(now() - INTERVAL 1 HOUR)
+  GROUP BY ticker
+)
+SELECT
+  ticker,
+  captured_at,
+  p[1] AS best_ask,
+  arrayCumSum(arrayMap((price, size) -> price * size, p, q)) AS cost,
+  arrayFirstIndex(c -> c >= 1000, cost) AS levels,
+  if(levels = 0, NULL,
+     round(1000 / (arraySum(arraySlice(q, 1, levels - 1)) + (1000 - if(levels = 1, 0, cost[levels - 1])) / p[levels]), 4)) AS price_to_fill_1000
+FROM asks
+WHERE length(p) > 0
+ORDER BY price_to_fill_1000 - best_ask DESC
+LIMIT 50`,
+    chart: null,
+  },
 ];

@@ -4,8 +4,8 @@
  * market's whole life with the resolution marked and the volume below, and every column
  * of its latest snapshot. Each panel opens the SQL it was drawn from in the editor.
  */
-import { type HistoryInterval, type Market, type QueryNode, VENUE_FACTS, type Venue } from "@epicenter/contracts";
-import { ArrowLeft, Code2, ExternalLink, LineChart, SearchX } from "lucide-react";
+import { type HistoryInterval, type Market, VENUE_FACTS, type Venue } from "@epicenter/contracts";
+import { ArrowLeft, ExternalLink, LineChart, SearchX } from "lucide-react";
 import { useMemo, useState } from "react";
 import { useLocation, useNavigate, useParams } from "react-router";
 import { usePageControls } from "../../layout/page-controls";
@@ -17,7 +17,6 @@ import { Button } from "../../ui/Button";
 import { Chart } from "../../ui/Chart";
 import { CopyButton } from "../../ui/CopyButton";
 import { EmptyState } from "../../ui/EmptyState";
-import { editorUrl } from "../../ui/editor-link";
 import { formatCount, formatDate, formatTimestamp, formatValue, type ValueKind } from "../../ui/format";
 import { LoadingScreen } from "../../ui/LoadingScreen";
 import { Page } from "../../ui/Page";
@@ -27,6 +26,7 @@ import { SourceMark } from "../../ui/SourceMark";
 import { Spinner } from "../../ui/Spinner";
 import { TabPanel, Tabs } from "../../ui/Tabs";
 import { useMarket, useMarketHistory } from "./api";
+import { BookPanel } from "./BookPanel";
 import { isMarketKey } from "./market-keys";
 import {
   chartDataOf,
@@ -47,6 +47,7 @@ import {
   X_KEY,
 } from "./market-model";
 import styles from "./markets.module.css";
+import { QueryButton } from "./QueryButton";
 
 /** The route's element: the venue comes from the route, the id from the path. */
 export function MarketPage({ venue }: { venue: Venue }) {
@@ -115,32 +116,6 @@ function useBack(): () => void {
   const location = useLocation();
   const hasHistory = location.key !== "default";
   return useMemo(() => () => void (hasHistory ? navigate(-1) : navigate("/datasets")), [hasHistory, navigate]);
-}
-
-function QueryButton({
-  node,
-  what,
-  size = "sm",
-  variant = "secondary",
-}: {
-  node: QueryNode;
-  what: string;
-  size?: "sm" | "md";
-  variant?: "secondary" | "accent";
-}) {
-  const navigate = useNavigate();
-  return (
-    <Button
-      variant={variant}
-      size={size}
-      icon={<Code2 size={size === "md" ? 15 : 14} />}
-      onClick={() => void navigate(editorUrl(node))}
-      aria-label={`Query in Editor: ${what}`}
-      title={`Open the SQL of ${what} in the editor`}
-    >
-      Query in Editor
-    </Button>
-  );
 }
 
 function MarketDetail({ market, onBack }: { market: Market; onBack: () => void }) {
@@ -222,6 +197,7 @@ function MarketDetail({ market, onBack }: { market: Market; onBack: () => void }
       </section>
 
       <PricePanel market={market} />
+      <BookPanel market={market} />
       <LatestPanel market={market} />
     </Page>
   );

@@ -39,3 +39,13 @@ export function useMarketSearch(q: string, venue: Venue | undefined, limit: numb
     staleTime: 60_000,
   });
 }
+
+/** The Yes book as of `at` (now when undefined), its fill prices and its spread over the week before. */
+export function useMarketBook(venue: Venue, id: string, at: string | undefined) {
+  return useQuery({
+    queryKey: ["markets", venue, id, "book", at ?? "now"],
+    queryFn: ({ signal }) =>
+      call(endpoints.getMarketBook, { params: { venue, id }, query: at ? { at } : {} }, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
