@@ -13,6 +13,7 @@
  *                    [--scale-markets 150000] [--scale-closed 1000000]
  *                    [--scale-closing-per-day 20000] [--scale-minutes 60]
  *                    [--scale-kalshi-tokens 200] [--scale-interval 600]
+ *                    [--books-markets 150000] [--books-capture-markets 20000]
  *
  * Phases, in order, each timed: the dataset (generated inside the engine in a temp
  * DATA_DIR, or reused with `--data-dir` when it already holds one), the query benchmark
@@ -36,6 +37,10 @@
  * `matcher-labels` (issue 25: the matcher's precision and recall on the labelled pairs,
  * development and frozen test parts, by the rules alone and with the adjudicator where
  * SEISMO_BASE_URL and SEISMO_MODEL name a model; `scripts/bench-matcher-labels.ts`) runs
+ * only when asked for, and prints its figures.
+ *
+ * `books` (issue 28: bytes per market-snapshot of depth, a capture's time beside its
+ * snapshot, and the as-of views beside DuckDB; `scripts/bench-books.ts`, in a child) runs
  * only when asked for, and prints its figures.
  *
  * `scale` (issue 27: the real scheduler against the replay grown to the venues' scale with
@@ -71,6 +76,7 @@ import {
 } from "./bench/sections";
 import { createApiKey, freePort, serverEnv, startChildServer } from "./bench/server-child";
 import { type BundleSize, buildAndMeasure, type FirstLoad, measureFirstLoad } from "./bench/web";
+import { runBooksBench, summarize as summarizeBooks } from "./bench-books";
 import { runCrossVenueBench, summarize as summarizeCrossVenue } from "./bench-crossvenue";
 import { type HistoryBenchResult, runHistoryBench, summarize as summarizeHistory } from "./bench-history";
 import type { IngestBenchResult } from "./bench-ingest";
@@ -78,7 +84,7 @@ import { runMatcherLabelsBench } from "./bench-matcher-labels";
 import { runScaleBench, summarize as summarizeScale } from "./bench-scale";
 
 const DEFAULT_PHASES = ["dataset", "queries", "ingest", "load", "hostile", "web"] as const;
-const ALL_PHASES = [...DEFAULT_PHASES, "history", "crossvenue", "matcher-labels", "scale"] as const;
+const ALL_PHASES = [...DEFAULT_PHASES, "history", "crossvenue", "matcher-labels", "scale", "books"] as const;
 const BENCH_EMAIL = "bench@epicenter.test";
 
 const { values } = parseArgs({
@@ -110,6 +116,8 @@ const { values } = parseArgs({
     "scale-minutes": { type: "string", default: "60" },
     "scale-kalshi-tokens": { type: "string", default: "200" },
     "scale-interval": { type: "string", default: "600" },
+    "books-markets": { type: "string", default: "150000" },
+    "books-capture-markets": { type: "string", default: "20000" },
     report: { type: "string", default: "docs/BENCHMARKS.md" },
   },
 });
@@ -324,6 +332,13 @@ try {
   }
 
   if (only.has("matcher-labels")) await phase("matcher-labels", () => runMatcherLabelsBench(log));
+
+  if (only.has("books")) {
+    const books = await phase("books", () =>
+      runBooksBench({ markets: num("books-markets"), captureMarkets: num("books-capture-markets") }, log),
+    );
+    for (const line of summarizeBooks(books)) log(`books: ${line}`);
+  }
 
   if (only.has("scale")) {
     const scale = await phase("scale", () =>

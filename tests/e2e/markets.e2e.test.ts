@@ -216,6 +216,46 @@ describe("the market page", () => {
     await wide.screenshot("market-kalshi-history-1440");
   }, 240_000);
 
+  it("draws the order book's depth now and as of a chosen moment, with fill prices and the spread (issue 28)", async () => {
+    for (const session of [wide, phone]) {
+      const { page } = session;
+      await page.goto(`${baseUrl}/datasets`);
+      const token = await page.evaluate<string>(
+        () => (JSON.parse(localStorage.getItem("epicenter.session") ?? "{}") as { accessToken: string }).accessToken,
+      );
+      // A Kalshi market with a two-sided book in the generated week, deep enough to draw.
+      const answer = await page.request.post(`${baseUrl}/api/query`, {
+        headers: { authorization: `Bearer ${token}` },
+        data: {
+          query:
+            "SELECT ticker FROM kalshi.book_asof(now()) GROUP BY ticker HAVING countIf(side = 'bid') >= 5 AND countIf(side = 'ask') >= 5 ORDER BY ticker LIMIT 1",
+        },
+      });
+      const ticker = ((await answer.json()) as { result: { data: Array<{ ticker: string }> } }).result.data[0]?.ticker;
+      expect(ticker).toBeTruthy();
+      await page.goto(`${baseUrl}/markets/kalshi/${ticker}`);
+      const panel = page.getByTestId("book-panel");
+      await panel.waitFor({ timeout: 30_000 });
+      const depth = page.getByTestId("depth-chart");
+      await depth.waitFor({ timeout: 30_000 });
+      expect(Number(await depth.getAttribute("data-levels"))).toBeGreaterThanOrEqual(10);
+      expect(await depth.locator("path.recharts-area-area").count()).toBe(2);
+      expect(await page.getByTestId("book-fills").getByRole("row").count()).toBe(3);
+      expect(Number(await page.getByTestId("spread-chart").getAttribute("data-points"))).toBeGreaterThan(10);
+      const now = await page.getByTestId("book-captured").textContent();
+      // Two days ago: the generated week has a book then too, captured before that moment.
+      const past = new Date(Date.now() - 2 * 86_400_000);
+      const local = new Date(past.getTime() - past.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+      await page.getByTestId("book-as-of").fill(local);
+      await expect.poll(() => page.getByTestId("book-captured").textContent(), { timeout: 20_000 }).not.toBe(now);
+      await depth.waitFor();
+      const width = page.viewportSize()?.width ?? 0;
+      expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(width);
+      await panel.scrollIntoViewIfNeeded();
+      await session.screenshot(`market-book-${width}`);
+    }
+  }, 120_000);
+
   it("says when the archive has no such market, with a way back", async () => {
     const { page } = wide;
     await page.goto(`${baseUrl}/datasets`);

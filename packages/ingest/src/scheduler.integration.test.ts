@@ -72,6 +72,16 @@ describe("scheduler", () => {
     const ran = (source: string, kind: string) => kinds.some((row) => row.source === source && row.kind === kind);
     expect(ran("kalshi", "backfill")).toBe(true);
     expect(ran("polymarket", "history") || ran("kalshi", "history")).toBe(true);
+    // The books of each snapshot, captured beside the loop; stop() waited for the last capture.
+    for (const source of ["polymarket", "kalshi"] as const) {
+      const [books] = await h.warehouse.query<{ captures: string; failed: string; open: string }>(
+        `SELECT count() AS captures, sum(failed) AS failed, countIf(captured > 0) AS open FROM ${source}.book_coverage
+         WHERE sync_timestamp IN (SELECT sync_timestamp FROM internal.sync_run_history FINAL WHERE source = '${source}' AND kind = 'snapshot' AND success)`,
+      );
+      expect(Number(books?.captures), source).toBeGreaterThanOrEqual(1);
+      expect(Number(books?.open), source).toBeGreaterThanOrEqual(1);
+      expect(books?.failed, source).toBe("0");
+    }
     const after = await getSyncStatus(h.warehouse);
     expect(Object.values(after.sources.kalshi.backfill_offsets).some((offset) => offset > 0)).toBe(true);
     // The matcher ran after the snapshots: a full pass first, then only what was new.

@@ -11,7 +11,8 @@
  * or a machine that slept, yields one catch-up run rather than a pile of missed ticks. `stop()` waits for the in-flight run
  * to finish, or with `{ abort: true }` aborts it, which removes its rows. After each snapshot
  * that succeeded the open markets' order books are captured under its `sync_timestamp`
- * (`sync/books.ts`), then the cross-venue matcher runs, at the cadence `crossvenue/cadence.ts` keeps.
+ * (`sync/books.ts`, beside the loop, one capture per source at a time), and the cross-venue
+ * matcher runs, at the cadence `crossvenue/cadence.ts` keeps.
  */
 import { setTimeout as delay } from "node:timers/promises";
 import type { Adjudicator } from "./crossvenue/adjudication";
@@ -78,6 +79,8 @@ export function createScheduler(given: SyncDeps, options: SchedulerOptions): Sch
   const states = new Map<SourceName, SourceSchedulerState>();
   const waiters = new Map<SourceName, Array<(run: SyncRunSummary) => void>>();
   const loops: Promise<void>[] = [];
+  /** The book capture under way per source, awaited by `stop()`. */
+  const captures = new Map<SourceName, Promise<unknown>>();
   let abort = new AbortController();
   /** Aborted by `stop()` to wake every sleeping loop at once. */
   let wake = new AbortController();
@@ -107,12 +110,20 @@ export function createScheduler(given: SyncDeps, options: SchedulerOptions): Sch
         const run = await runSync(deps, { source, signal: abort.signal });
         state.lastRun = run;
         state.status = run.success ? "idle" : "error";
-        // The books under the snapshot's own time, before anything else reads it.
-        if (run.success && options.books !== false) {
-          await captureBooks(deps, source, run.sync_timestamp, {
+        // The books under the snapshot's own time, beside the loop's next steps rather than
+        // before them: they read a host (or a share of a bucket) of their own, so the history
+        // does not wait for them. One capture per source at a time; a snapshot that finds the
+        // last one still running leaves its books to the next.
+        if (run.success && options.books !== false && !captures.has(source)) {
+          const capture = captureBooks(deps, source, run.sync_timestamp, {
             intervalSeconds: options.intervalSeconds,
             signal: abort.signal,
-          }).catch((error: unknown) => logger.error({ source, error: String(error) }, "book capture failed"));
+          })
+            .catch((error: unknown) => {
+              logger.error({ source, error: String(error) }, "book capture failed");
+            })
+            .finally(() => captures.delete(source));
+          captures.set(source, capture);
         }
         // Pairs first, so what user SQL is shown next holds this snapshot's pairs too.
         if (run.success && options.crossVenue !== false) await matcher.afterSnapshot();
@@ -205,6 +216,7 @@ export function createScheduler(given: SyncDeps, options: SchedulerOptions): Sch
       if (stopOptions.abort) abort.abort(new Error("scheduler stopped"));
       wake.abort();
       await Promise.all(loops.splice(0));
+      await Promise.all([...captures.values()]);
     },
     state() {
       const limitsUsed = (source: SourceName) => {

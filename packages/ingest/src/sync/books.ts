@@ -34,7 +34,7 @@ const PARALLEL_REQUESTS = 4;
 const ROWS_PER_INSERT = 20_000;
 
 export interface BookCaptureOptions {
-  /** Seconds between snapshots: the plan is a share of the host's limit over one interval. */
+  /** Seconds between snapshots: the plan is a share of the host's limit over one interval (a minute at least). */
   intervalSeconds: number;
   /** At most this many markets, whatever the budget (a tighter plan than the limit's). */
   maxMarkets?: number;
@@ -109,7 +109,8 @@ export async function captureBooks(
   const perSecond = limiter.usage().unitsPerSecond;
   const budget = Math.min(
     options.maxMarkets ?? Number.POSITIVE_INFINITY,
-    Math.floor((perSecond * books.budgetShare * options.intervalSeconds) / books.costPerMarket),
+    // At least a minute's share: a shorter interval (tests, a demo) still captures some books.
+    Math.floor((perSecond * books.budgetShare * Math.max(60, options.intervalSeconds)) / books.costPerMarket),
   );
   const due = [...active, ...hourly];
   const chosen = due.slice(0, budget);

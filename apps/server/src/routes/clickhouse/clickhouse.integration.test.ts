@@ -150,8 +150,12 @@ describe("what connecting tools send", () => {
     expect(tables).not.toContain("secret");
     expect((await rowsOf("SHOW TABLES LIKE 'markets%'", "database=kalshi")).flat()).toEqual([
       "markets",
+      "markets_asof",
       "markets_latest",
     ]);
+    // The as-of views answer through the interface as through the editor, the argument unnamed.
+    const asOf = await rowsOf("SELECT count() FROM kalshi.book_asof(now() - INTERVAL 20 MINUTE)");
+    expect(asOf).toEqual([["0"]]);
     const describe = await rowsOf('DESC TABLE "polymarket"."markets"');
     expect(describe.map((row) => row.slice(0, 2))).toContainEqual(["question", "LowCardinality(String)"]);
     expect(await rowsOf("EXISTS TABLE polymarket.markets")).toEqual([["1"]]);

@@ -86,7 +86,7 @@ function BookBody({ book, unit }: { book: MarketBook; unit: string }) {
   const best = (side: "bids" | "asks") => book[side][0]?.price ?? null;
   return (
     <>
-      <p className={styles.note} data-testid="book-captured">
+      <p className={styles.bookMeta} data-testid="book-captured">
         Captured {formatTimestamp(book.captured_at)}
         {book.book_timestamp ? ` (the venue's book of ${formatTimestamp(book.book_timestamp)})` : ""} · best bid{" "}
         {formatValue(best("bids"), "price")} · best ask {formatValue(best("asks"), "price")}

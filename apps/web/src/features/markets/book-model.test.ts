@@ -21,7 +21,7 @@ describe("the book panel's model", () => {
     ]);
   });
 
-  it("gives the spread in cents where both sides have a price", () => {
+  it("gives the spread where both sides have a price", () => {
     expect(
       spreadRows({
         spread: [
@@ -29,7 +29,7 @@ describe("the book panel's model", () => {
           { t: "2026-11-20T12:10:00.000Z", bid: null, ask: 0.5 },
         ],
       }).map((row) => row.spread),
-    ).toEqual([3, null]);
+    ).toEqual([0.03, null]);
     expect(spreadDomain({ spread: [{ t: "x", bid: 0.84, ask: 0.97 }] })).toEqual([0.83, 0.98]);
     expect(spreadDomain({ spread: [] })).toBeUndefined();
   });

@@ -30,13 +30,13 @@ export function depthRows(book: Pick<MarketBook, "bids" | "asks">): DepthRow[] {
   return rows;
 }
 
-/** Best bid and ask over time, and the spread between them, in cents. */
+/** Best bid and ask over time, and the spread between them (dollars, shown in cents). */
 export function spreadRows(book: Pick<MarketBook, "spread">): Array<Record<string, unknown>> {
   return book.spread.map((point) => ({
     t: point.t,
     bid: point.bid,
     ask: point.ask,
-    spread: point.bid !== null && point.ask !== null ? Math.round((point.ask - point.bid) * 10_000) / 100 : null,
+    spread: point.bid !== null && point.ask !== null ? Math.round((point.ask - point.bid) * 10_000) / 10_000 : null,
   }));
 }
 
