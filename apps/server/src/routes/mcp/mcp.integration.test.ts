@@ -138,6 +138,17 @@ describe.each([
     expect(question?.type).toContain("String");
     expect(question?.description).toBeTruthy();
     expect(question?.sample_values.sort()).toEqual([LISBON.question, FERRY.question].sort());
+    // An as-of view: its columns (which the engine's system.columns leaves out), sampled as of now.
+    const asOf = await structured<{
+      name: string;
+      columns: Array<{ name: string; description: string | null; sample_values: unknown[] }>;
+      sample_note: string | null;
+    }>(client, "describe_table", { table: "polymarket.markets_asof" });
+    expect(asOf.columns.slice(0, 3).map((column) => column.name)).toEqual(["captured_at", "sync_timestamp", "id"]);
+    expect(asOf.columns.every((column) => column.description)).toBe(true);
+    expect(asOf.columns.find((column) => column.name === "question")?.sample_values.sort()).toEqual(
+      [LISBON.question, FERRY.question].sort(),
+    );
     const unknown = await call(client, "describe_table", { table: "internal.sync_run_history" });
     expect(unknown.isError).toBe(true);
     expect(textOf(unknown)).toMatch(/No table internal\.sync_run_history/);
