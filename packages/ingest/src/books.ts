@@ -81,6 +81,42 @@ export function bookTime(value: unknown): number | null {
   return read === null || read instanceof Invalid ? null : read;
 }
 
+/** What one request of books answered: the books read, the targets without one, the entries unreadable. */
+export interface BookAnswer {
+  books: Book[];
+  failed: BookTarget[];
+  skipped: number;
+}
+
+/**
+ * The books of `targets` from a venue's answer, its entries keyed by what the venue knows
+ * each book by: a target the answer leaves out, or whose entry `read` refuses (a reason
+ * instead of a book), is failed; a refused entry is also counted as skipped.
+ */
+export function collectBooks(
+  targets: readonly BookTarget[],
+  entries: readonly unknown[],
+  idOf: (entry: Record<string, unknown>) => unknown,
+  read: (market: string, entry: unknown) => Book | string,
+): BookAnswer {
+  const byId = new Map<string, unknown>();
+  for (const entry of entries) {
+    const id = entry && typeof entry === "object" ? idOf(entry as Record<string, unknown>) : undefined;
+    if (typeof id === "string") byId.set(id, entry);
+  }
+  const answer: BookAnswer = { books: [], failed: [], skipped: 0 };
+  for (const target of targets) {
+    const entry = byId.get(target.bookId);
+    const book = entry === undefined ? "missing from the answer" : read(target.market, entry);
+    if (typeof book !== "string") answer.books.push(book);
+    else {
+      answer.failed.push(target);
+      if (entry !== undefined) answer.skipped += 1;
+    }
+  }
+  return answer;
+}
+
 /** One row of `<venue>.books`, as JSONEachRow. */
 export function bookRow(
   key: string,

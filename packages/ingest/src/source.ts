@@ -10,7 +10,7 @@
  * row of the run (`sync/run-history.ts`).
  */
 import type { Warehouse } from "@epicenter/warehouse";
-import type { Book, BookTarget } from "./books";
+import type { BookAnswer, BookTarget } from "./books";
 import type { PageFetcher } from "./http/fetch-page";
 import type { RateLimit } from "./http/rate-limiter";
 import type { Logger } from "./logger";
@@ -208,11 +208,7 @@ export interface SourceBooks {
    * `active` (traded in the last day).
    */
   targetsSql: string;
-  fetch(
-    host: BookHost,
-    targets: readonly BookTarget[],
-    signal?: AbortSignal,
-  ): Promise<{ books: Book[]; failed: BookTarget[]; skipped: number }>;
+  fetch(host: BookHost, targets: readonly BookTarget[], signal?: AbortSignal): Promise<BookAnswer>;
 }
 
 export interface Source<Name extends string = string> {

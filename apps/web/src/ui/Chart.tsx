@@ -64,6 +64,15 @@ const SERIES_TOKENS = [
 ] as const;
 const AXIS = { fontSize: 11, tickLine: false, axisLine: false } as const;
 
+/** The tooltip's box, in the theme: shared with the charts drawn outside this component (the depth chart). */
+export const TOOLTIP_STYLE = {
+  background: "var(--surface)",
+  border: "1px solid var(--border-strong)",
+  borderRadius: 8,
+  fontSize: 12,
+  color: "var(--text)",
+} as const;
+
 /** The theme's colours as values: recharts puts them in SVG attributes, where `var()` is not reliable. */
 function chartColors() {
   return {
@@ -167,13 +176,7 @@ function WideChart({
         ) : null}
         <Tooltip
           cursor={{ fill: colors.cursor, stroke: colors.cursorLine }}
-          contentStyle={{
-            background: "var(--surface)",
-            border: "1px solid var(--border-strong)",
-            borderRadius: 8,
-            fontSize: 12,
-            color: "var(--text)",
-          }}
+          contentStyle={TOOLTIP_STYLE}
           labelStyle={{ color: "var(--text-muted)", marginBottom: 4 }}
           labelFormatter={(label) => formatValue(label, formats[x])}
           formatter={(value, name) => [formatValue(value, formats[String(name)]), labelOf(String(name))]}

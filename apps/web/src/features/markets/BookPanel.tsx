@@ -9,7 +9,7 @@ import { BookOpen } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { Button } from "../../ui/Button";
-import { Chart } from "../../ui/Chart";
+import { Chart, TOOLTIP_STYLE } from "../../ui/Chart";
 import { inputClassName } from "../../ui/Field";
 import { formatTimestamp, formatValue } from "../../ui/format";
 import { Spinner } from "../../ui/Spinner";
@@ -158,13 +158,7 @@ function DepthChart({ rows, unit }: { rows: ReturnType<typeof depthRows>; unit: 
         />
         <YAxis {...axis} width={56} tickFormatter={(value: number) => formatValue(value, "count")} />
         <Tooltip
-          contentStyle={{
-            background: "var(--surface)",
-            border: "1px solid var(--border-strong)",
-            borderRadius: 8,
-            fontSize: 12,
-            color: "var(--text)",
-          }}
+          contentStyle={TOOLTIP_STYLE}
           labelFormatter={(label) => `Price ${Number(label).toFixed(4)}`}
           formatter={(value, name) => [
             `${formatValue(value, "count")} ${unit}`,

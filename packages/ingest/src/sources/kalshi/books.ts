@@ -15,7 +15,16 @@
 
 import { BOOK_DEPTH } from "@epicenter/warehouse";
 import { z } from "zod";
-import { type Book, type BookTarget, bookSide, complementTicks, levelSize, priceTicks } from "../../books";
+import {
+  type Book,
+  type BookAnswer,
+  type BookTarget,
+  bookSide,
+  collectBooks,
+  complementTicks,
+  levelSize,
+  priceTicks,
+} from "../../books";
 import type { PageFetcher } from "../../http/fetch-page";
 
 /** Tickers per `/markets/orderbooks` request: the most it takes. */
@@ -70,26 +79,10 @@ export async function fetchKalshiBooks(
   host: { fetchPage: PageFetcher; baseUrl: string },
   targets: readonly BookTarget[],
   signal?: AbortSignal,
-): Promise<{ books: Book[]; failed: BookTarget[]; skipped: number }> {
+): Promise<BookAnswer> {
   const url = new URL(`${host.baseUrl.replace(/\/$/, "")}/markets/orderbooks`);
   url.searchParams.set("tickers", targets.map((target) => target.bookId).join(","));
   url.searchParams.set("depth", String(BOOK_DEPTH));
   const page = await host.fetchPage(url.toString(), ZOrderbooksPage, signal, targets.length);
-  const byTicker = new Map<string, unknown>();
-  for (const entry of page.orderbooks ?? []) {
-    const ticker = entry && typeof entry === "object" ? (entry as { ticker?: unknown }).ticker : undefined;
-    if (typeof ticker === "string") byTicker.set(ticker, entry);
-  }
-  const books: Book[] = [];
-  const failed: BookTarget[] = [];
-  let skipped = 0;
-  for (const target of targets) {
-    const entry = byTicker.get(target.bookId);
-    const book = entry === undefined ? "missing from the answer" : readKalshiBook(target.market, entry);
-    if (typeof book === "string") {
-      failed.push(target);
-      if (entry !== undefined) skipped += 1;
-    } else books.push(book);
-  }
-  return { books, failed, skipped };
+  return collectBooks(targets, page.orderbooks ?? [], (entry) => entry.ticker, readKalshiBook);
 }

@@ -10,7 +10,16 @@
  * same orders seen from the other side.
  */
 import { z } from "zod";
-import { type Book, type BookTarget, bookSide, bookTime, levelSize, priceTicks } from "../../books";
+import {
+  type Book,
+  type BookAnswer,
+  type BookTarget,
+  bookSide,
+  bookTime,
+  collectBooks,
+  levelSize,
+  priceTicks,
+} from "../../books";
 import type { PageFetcher } from "../../http/fetch-page";
 
 export const POLYMARKET_BOOK_BATCH = 25;
@@ -49,25 +58,9 @@ export async function fetchPolymarketBooks(
   host: { fetchPage: PageFetcher; baseUrl: string },
   targets: readonly BookTarget[],
   signal?: AbortSignal,
-): Promise<{ books: Book[]; failed: BookTarget[]; skipped: number }> {
+): Promise<BookAnswer> {
   const url = `${host.baseUrl.replace(/\/$/, "")}/books`;
   const body = targets.map((target) => ({ token_id: target.bookId }));
   const page = await host.fetchPage({ url, body }, ZBooksPage, signal);
-  const byToken = new Map<string, unknown>();
-  for (const summary of page) {
-    const token = summary && typeof summary === "object" ? (summary as { asset_id?: unknown }).asset_id : undefined;
-    if (typeof token === "string") byToken.set(token, summary);
-  }
-  const books: Book[] = [];
-  const failed: BookTarget[] = [];
-  let skipped = 0;
-  for (const target of targets) {
-    const summary = byToken.get(target.bookId);
-    const book = summary === undefined ? "missing from the answer" : readPolymarketBook(target.market, summary);
-    if (typeof book === "string") {
-      failed.push(target);
-      if (summary !== undefined) skipped += 1;
-    } else books.push(book);
-  }
-  return { books, failed, skipped };
+  return collectBooks(targets, page, (summary) => summary.asset_id, readPolymarketBook);
 }
