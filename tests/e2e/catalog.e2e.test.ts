@@ -25,8 +25,8 @@ describe("the data catalog", () => {
     const { page } = wide;
     await page.goto(`${baseUrl}/datasets`);
     const cards = page.getByTestId("table-card");
-    await expect.poll(() => cards.count()).toBe(19);
-    await expect.poll(() => page.getByText("rows •").count(), { timeout: 30_000 }).toBe(19);
+    await expect.poll(() => cards.count()).toBe(29);
+    await expect.poll(() => page.getByText("rows •").count(), { timeout: 30_000 }).toBe(29);
     expect(await page.getByRole("button", { name: "import data" }).isDisabled()).toBe(true);
     await wide.screenshot("catalog-1440");
 
@@ -39,7 +39,8 @@ describe("the data catalog", () => {
     await page.getByRole("searchbox", { name: "Search tables" }).first().fill("no such table");
     await page.getByText("No tables match").waitFor();
     await page.getByRole("searchbox", { name: "Search tables" }).first().fill("kalshi.markets");
-    await expect.poll(() => cards.count()).toBe(2);
+    // The snapshots, the latest state and the as-of view.
+    await expect.poll(() => cards.count()).toBe(3);
 
     await page.locator('a[href="/datasets/kalshi-markets"]').click();
     await page.waitForURL(`${baseUrl}/datasets/kalshi-markets`);
@@ -68,6 +69,18 @@ describe("the data catalog", () => {
     await page.goBack();
     await page.getByRole("button", { name: "Back to Catalog" }).first().click();
     await page.waitForURL(`${baseUrl}/datasets`);
+
+    // An as-of view: its columns (the engine's system.columns has none for it), sampled as of now.
+    await page.goto(`${baseUrl}/datasets/kalshi-book_asof`);
+    await page.getByRole("heading", { level: 1, name: "kalshi.book_asof" }).waitFor();
+    expect(Number(await page.getByTestId("column-count").textContent())).toBe(7);
+    const side = page.getByRole("row").filter({ has: page.locator("code", { hasText: /^side$/ }) });
+    await expect.poll(() => side.locator("td").nth(2).textContent(), { timeout: 20_000 }).toMatch(/^(bid|ask)/);
+    await page.getByRole("button", { name: "Query in Editor" }).first().click();
+    await page.waitForURL((next) => next.pathname === "/queries/new");
+    expect(new URL(page.url()).searchParams.get("sql")).toBe(
+      "SELECT * FROM kalshi.book_asof(now() - INTERVAL 1 HOUR) LIMIT 100",
+    );
   });
 
   it("is usable at 390 px with search and actions above the bottom navigation", async () => {
@@ -77,9 +90,9 @@ describe("the data catalog", () => {
     await dock.waitFor();
     const search = page.getByRole("searchbox", { name: "Search tables" });
     await expect.poll(() => search.count()).toBe(1);
-    // Snapshots, latest state, prices, daily closes, trades and the coverage ledger.
+    // Snapshots, latest state, prices, daily closes, trades, the coverage ledger, the books and the as-of views.
     await search.fill("polymarket");
-    await expect.poll(() => page.getByTestId("table-card").count()).toBe(9);
+    await expect.poll(() => page.getByTestId("table-card").count()).toBe(14);
     await phone.screenshot("catalog-390");
     await page.getByTestId("table-card").filter({ hasText: "polymarket.events" }).first().click();
     await page.getByRole("heading", { level: 1, name: "polymarket.events" }).waitFor();
