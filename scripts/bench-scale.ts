@@ -104,6 +104,17 @@ export interface VenueScale {
   beforeClose: { closed: number; captured: number; neverFetchedOpen: number; gapS: Spread; missed: string[] };
   /** The client's measure of each limit: the highest last-minute share of the venue's limit. */
   limitsUsedMax: Record<string, number>;
+  /** The order-book captures of the run (`<venue>.book_coverage`), summed. */
+  books: {
+    captures: number;
+    openMax: number;
+    captured: number;
+    leftOut: number;
+    failed: number;
+    durationP50S: number;
+    durationMaxS: number;
+    requests: number;
+  };
 }
 
 export interface ScaleBenchResult {
@@ -180,6 +191,7 @@ export function summarize(result: ScaleBenchResult): string[] {
       ),
       `${source}: closed during the run ${venue.beforeClose.closed}, captured in their last hour ${venue.beforeClose.captured} (goal all), never fetched while open ${venue.beforeClose.neverFetchedOpen}; last fetch before the close ${spread(venue.beforeClose.gapS)}`,
       `${source}: history ${venue.history.marketsDone.toLocaleString("en-US")} of ${venue.history.marketsKnown.toLocaleString("en-US")} markets done, ${venue.history.failing} failing, ${venue.history.perMinute} markets/min`,
+      `${source}: books: ${venue.books.captures} captures, ${venue.books.captured.toLocaleString("en-US")} books (at most ${venue.books.openMax.toLocaleString("en-US")} open markets), ${venue.books.leftOut.toLocaleString("en-US")} left out for the budget, ${venue.books.failed} failed, ${venue.books.requests.toLocaleString("en-US")} requests; a capture took ${venue.books.durationP50S.toFixed(1)} s (p50), ${venue.books.durationMaxS.toFixed(1)} s at most`,
       `${source}: limits used (client, busiest minute): ${Object.entries(venue.limitsUsedMax)
         .map(([host, share]) => `${host} ${pct(share)}`)
         .join(", ")}`,
@@ -361,6 +373,24 @@ async function child(options: ScaleBenchOptions): Promise<ScaleBenchResult> {
     const replayReport = await replay.report();
     load.end = loadavg()[0] ?? 0;
     const wallS = (ended - started) / 1000;
+    const books = new Map<SourceName, VenueScale["books"]>();
+    for (const source of SOURCES) {
+      const [row] = await warehouse.query<Record<string, string | number>>(
+        `SELECT count() AS captures, max(markets_open) AS open_max, sum(captured) AS captured, sum(left_out) AS left_out,
+                sum(failed) AS failed, quantileExact(0.5)(duration_ms) AS p50, max(duration_ms) AS max, sum(requests) AS requests
+         FROM ${source}.book_coverage`,
+      );
+      books.set(source, {
+        captures: Number(row?.captures ?? 0),
+        openMax: Number(row?.open_max ?? 0),
+        captured: Number(row?.captured ?? 0),
+        leftOut: Number(row?.left_out ?? 0),
+        failed: Number(row?.failed ?? 0),
+        durationP50S: Number(row?.p50 ?? 0) / 1000,
+        durationMaxS: Number(row?.max ?? 0) / 1000,
+        requests: Number(row?.requests ?? 0),
+      });
+    }
     const venues = Object.fromEntries(
       SOURCES.map((source) => {
         const lags = snapshotLags.get(source) ?? [];
@@ -404,6 +434,7 @@ async function child(options: ScaleBenchOptions): Promise<ScaleBenchResult> {
             perMinute: history.markets_per_minute,
           },
           limitsUsedMax: limitsUsed.get(source) ?? {},
+          books: books.get(source) as VenueScale["books"],
           beforeClose: {
             closed: closed.length,
             captured: closed.filter((entry) => gap(entry) <= CAPTURE_WINDOW_S).length,
