@@ -211,6 +211,29 @@ describe("the dashboards", () => {
     expect((await tile("unchecked-pairs")).length).toBe(unchecked.length - 2);
     const [count] = await tile("same-contract-pairs");
     expect(Number(count?.pairs)).toBe(2);
+
+    // Books deep enough for both order sizes on the two checked pairs, captured now: the
+    // replay's books move by the minute, and a thin one would leave the executable gap empty.
+    const now = toDateTime64(Date.now());
+    const deep = (mid: number) => {
+      const levels = Array.from({ length: 10 }, (_, i) => i + 1);
+      return {
+        book_timestamp: null,
+        state: "active",
+        bid_price: levels.map((i) => (mid - i / 100).toFixed(4)),
+        bid_size: levels.map((i) => 400 + 50 * i),
+        ask_price: levels.map((i) => (mid + i / 100).toFixed(4)),
+        ask_size: levels.map((i) => 300 + 70 * i),
+      };
+    };
+    await t.stores.warehouse.insert(
+      "polymarket.books",
+      checked.map((row) => ({ sync_timestamp: now, id: row.polymarket_id, ...deep(0.4) })),
+    );
+    await t.stores.warehouse.insert(
+      "kalshi.books",
+      checked.map((row) => ({ sync_timestamp: now, ticker: row.kalshi_ticker, ...deep(0.45) })),
+    );
   });
 
   for (const [id, tiles] of [
@@ -289,6 +312,8 @@ describe("the dashboards", () => {
     );
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect([100, 1000]).toContain(Number(row.order_usd));
+    // The two checked pairs' books hold both sizes.
+    expect(rows.filter((row) => Number(row.order_usd) === 1000).length).toBeGreaterThanOrEqual(2);
     const book = async (venue: string, id: unknown) =>
       ZMarketBook.parse(await (await get(`/api/markets/${venue}/${String(id)}/book`)).json());
     // A size left out is one neither direction's two legs can fill from the ten levels.
