@@ -15,7 +15,7 @@
  * - a closed market: Polymarket leaves its token out of the answer (it has no book),
  *   Kalshi answers an empty book.
  */
-import type { KalshiCatalog, PolymarketCatalog } from "./catalog";
+import { hashSeed, type KalshiCatalog, type PolymarketCatalog } from "./catalog";
 
 type Reply = { status: number; body: unknown };
 
@@ -31,12 +31,6 @@ function randomFrom(seed: string): () => number {
   };
 }
 
-function hashOf(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
-}
-
 interface Levels {
   /** Cents, best first. */
   bids: Array<[number, number]>;
@@ -45,7 +39,7 @@ interface Levels {
 
 /** A book around `yes` (0–1) for `key` at minute `minute`, best levels first. */
 export function replayLevels(key: string, yes: number, minute: number): Levels {
-  const shape = hashOf(key);
+  const shape = hashSeed(key);
   if (shape % 11 === 3) return { bids: [], asks: [] };
   const random = randomFrom(`${key}:${minute}`);
   const mid = Math.min(97, Math.max(3, Math.round(yes * 100)));
@@ -64,7 +58,7 @@ export function replayLevels(key: string, yes: number, minute: number): Levels {
 }
 
 function shuffled<T>(levels: T[], key: string): T[] {
-  if (hashOf(key) % 9 !== 4) return levels;
+  if (hashSeed(key) % 9 !== 4) return levels;
   const random = randomFrom(key);
   return [...levels].sort(() => random() - 0.5);
 }
@@ -89,8 +83,8 @@ export function polymarketBooks(catalog: PolymarketCatalog, body: unknown, now: 
       market: ref.market.conditionId,
       asset_id: token,
       // The CLOB's time of the book: a few seconds before the answer.
-      timestamp: String(now - (hashOf(`${token}:${minute}`) % 5_000)),
-      hash: hashOf(`${token}:${minute}`).toString(16).padStart(8, "0"),
+      timestamp: String(now - (hashSeed(`${token}:${minute}`) % 5_000)),
+      hash: hashSeed(`${token}:${minute}`).toString(16).padStart(8, "0"),
       // The CLOB lists both sides worst first.
       bids: shuffled([...levels.bids].reverse().map(level), token),
       asks: shuffled([...levels.asks].reverse().map(level), token),
@@ -123,7 +117,7 @@ export function kalshiOrderbooks(catalog: KalshiCatalog, url: URL, now: number):
       levels.asks.map(([cents, size]): [number, number] => [100 - cents, size]).reverse(),
       ticker,
     );
-    if (hashOf(ticker) % 5 === 2) {
+    if (hashSeed(ticker) % 5 === 2) {
       const count = ([cents, size]: [number, number]) => [cents, Math.max(1, Math.round(size))];
       orderbooks.push({ ticker, orderbook: { yes: yesBids.map(count), no: noBids.length ? noBids.map(count) : null } });
     } else {
