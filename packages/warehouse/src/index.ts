@@ -19,6 +19,13 @@ export {
 export { type MigrationReport, migrateWarehouse } from "./migrate";
 export { type WarehouseMigration, warehouseMigrations } from "./migrations";
 export { BOOK_DEPTH, BOOK_LOOKBACK_MINUTES, MARKETS_LOOKBACK_HOURS } from "./migrations/0018-books";
+export {
+  RESOLUTION_COLUMN_NAMES,
+  RESOLUTION_VENUES,
+  type ResolutionScope,
+  type ResolutionVenue,
+  resolutionsSql,
+} from "./resolutions";
 export { tableRowCounts } from "./row-counts";
 export * from "./sandbox";
 export { fromDateTime64, isoTimeOf, toDateTime64 } from "./values";

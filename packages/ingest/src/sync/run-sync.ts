@@ -7,6 +7,7 @@
  * failure is recorded (see `run-history.ts` for why this gives no duplicates and no
  * partial snapshots). The backfill's steps run through the same frame (`runRecorded`).
  */
+
 import { randomUUID } from "node:crypto";
 import type { Warehouse } from "@epicenter/warehouse";
 import { createPageFetcher, type HttpPolicy } from "../http/fetch-page";
@@ -17,6 +18,7 @@ import { type SourceName, sourceNamed } from "../sources";
 import { toWarehouseTime } from "../upstream-values";
 import { DEFAULT_WRITER_LIMITS, type WriterLimits } from "../write/snapshot-writer";
 import { defaultFeed, type Feed } from "../write/spool";
+import { recordResolutionsAfterRun } from "./resolutions";
 import {
   discardRun,
   publishLatest,
@@ -147,6 +149,10 @@ export async function runRecorded(
     success,
     error,
   });
+  // After the outcome is recorded, so a run killed here keeps its snapshots and the next run redoes this.
+  if (success && writesSnapshots(kind)) {
+    await recordResolutionsAfterRun(deps.warehouse, source.name, record.sync_timestamp, logger);
+  }
   const summary: SyncRunSummary = {
     run_id: record.run_id,
     source: source.name,

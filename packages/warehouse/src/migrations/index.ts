@@ -16,6 +16,7 @@ import { coverageLedger } from "./0015-coverage";
 import { coverageDays } from "./0016-coverage-days";
 import { coverageDaysHistory } from "./0017-coverage-days-history";
 import { orderBooks } from "./0018-books";
+import { resolutions } from "./0019-resolutions";
 import type { WarehouseMigration } from "./types";
 
 /** Every warehouse migration, in the order it is applied. Append only. */
@@ -38,6 +39,7 @@ export const warehouseMigrations: readonly WarehouseMigration[] = [
   coverageDays,
   coverageDaysHistory,
   orderBooks,
+  resolutions,
 ];
 
 export type { WarehouseMigration } from "./types";

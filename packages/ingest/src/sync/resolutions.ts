@@ -1,0 +1,45 @@
+/**
+ * Feeds the resolutions ledger (`@epicenter/warehouse` `resolutionsSql`) after a run: the
+ * markets the run saw settled in a state the ledger does not hold get their rows derived
+ * again from their snapshots. A failure here is logged and leaves the run's snapshots as
+ * they are; the next run finds the same markets still missing and derives them then.
+ */
+import { RESOLUTION_VENUES, type ResolutionVenue, resolutionsSql, type Warehouse } from "@epicenter/warehouse";
+import type { Logger } from "../logger";
+
+export async function recordResolutions(
+  warehouse: Warehouse,
+  venue: ResolutionVenue,
+  syncTimestamp: string,
+): Promise<void> {
+  await warehouse.command(resolutionsSql(venue, { kind: "run", syncTimestamp }), {
+    params: { run: syncTimestamp },
+  });
+}
+
+/** `recordResolutions`, logging instead of throwing: the run it follows has succeeded. */
+export async function recordResolutionsAfterRun(
+  warehouse: Warehouse,
+  venue: ResolutionVenue,
+  syncTimestamp: string,
+  logger: Logger,
+): Promise<void> {
+  const started = performance.now();
+  try {
+    await recordResolutions(warehouse, venue, syncTimestamp);
+    logger.info({ source: venue, ms: Math.round(performance.now() - started) }, "resolutions recorded");
+  } catch (error) {
+    logger.error(
+      { source: venue, sync_timestamp: syncTimestamp, error: error instanceof Error ? error.message : String(error) },
+      "recording resolutions failed; the next run tries these markets again",
+    );
+  }
+}
+
+/**
+ * Derives every market's row again from the whole archive (what the migration did when the
+ * ledger was created): for an archive loaded by other means than sync runs.
+ */
+export async function rebuildResolutions(warehouse: Warehouse): Promise<void> {
+  for (const venue of RESOLUTION_VENUES) await warehouse.command(resolutionsSql(venue, { kind: "all" }));
+}
