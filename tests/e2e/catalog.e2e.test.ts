@@ -25,8 +25,8 @@ describe("the data catalog", () => {
     const { page } = wide;
     await page.goto(`${baseUrl}/datasets`);
     const cards = page.getByTestId("table-card");
-    await expect.poll(() => cards.count()).toBe(29);
-    await expect.poll(() => page.getByText("rows •").count(), { timeout: 30_000 }).toBe(29);
+    await expect.poll(() => cards.count()).toBe(32);
+    await expect.poll(() => page.getByText("rows •").count(), { timeout: 30_000 }).toBe(32);
     expect(await page.getByRole("button", { name: "import data" }).isDisabled()).toBe(true);
     await wide.screenshot("catalog-1440");
 
@@ -90,9 +90,9 @@ describe("the data catalog", () => {
     await dock.waitFor();
     const search = page.getByRole("searchbox", { name: "Search tables" });
     await expect.poll(() => search.count()).toBe(1);
-    // Snapshots, latest state, prices, daily closes, trades, the coverage ledger, the books and the as-of views.
+    // Snapshots, latest state, prices, daily closes, trades, the coverage ledger, the books, the as-of views and the resolutions.
     await search.fill("polymarket");
-    await expect.poll(() => page.getByTestId("table-card").count()).toBe(14);
+    await expect.poll(() => page.getByTestId("table-card").count()).toBe(15);
     await phone.screenshot("catalog-390");
     await page.getByTestId("table-card").filter({ hasText: "polymarket.events" }).first().click();
     await page.getByRole("heading", { level: 1, name: "polymarket.events" }).waitFor();

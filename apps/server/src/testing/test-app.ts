@@ -29,7 +29,7 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "epicenter-app-test-"));
   const config = parseConfig({ DATA_DIR: dataDir, SYNC_INTERVAL_SECONDS: "0", ...options.env });
-  const logger = pino({ level: "silent" });
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
   // Every write is visible to the next query: tests insert, then query at once.
   const stores = await openStores(config, logger, { sandbox: { maxStalenessMs: 0 } });
   const deps: AppDeps = {

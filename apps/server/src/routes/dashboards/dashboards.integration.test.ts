@@ -108,7 +108,7 @@ describe("GET /api/stats", () => {
 });
 
 describe("the catalog's descriptions", () => {
-  it("describes all twenty-nine market tables, history, the coverage ledger, the books, the as-of views and cross-venue pairs included, and every one of their columns", async () => {
+  it("describes all thirty-two market tables, history, the coverage ledger, the books, the as-of views, the resolutions ledger and cross-venue pairs included, and every one of their columns", async () => {
     const response = await get("/api/tables");
     const { tables } = (await response.json()) as {
       tables: Array<{
@@ -120,6 +120,7 @@ describe("the catalog's descriptions", () => {
     expect(tables.map((table) => table.full_name).sort()).toEqual([
       "crossvenue.event_pairs",
       "crossvenue.market_pairs",
+      "crossvenue.resolutions",
       "kalshi.book_asof",
       "kalshi.book_coverage",
       "kalshi.book_levels",
@@ -132,6 +133,7 @@ describe("the catalog's descriptions", () => {
       "kalshi.markets",
       "kalshi.markets_asof",
       "kalshi.markets_latest",
+      "kalshi.resolutions",
       "kalshi.trades",
       "polymarket.book_asof",
       "polymarket.book_coverage",
@@ -146,6 +148,7 @@ describe("the catalog's descriptions", () => {
       "polymarket.markets_asof",
       "polymarket.markets_latest",
       "polymarket.prices",
+      "polymarket.resolutions",
       "polymarket.trades",
     ]);
     const missing = tables.flatMap((table) => [
