@@ -30,6 +30,39 @@ export const ZMarketOutcome = z.object({
   price: z.number().nullable().describe("The latest snapshot's price, 0–1"),
 });
 
+export const RESOLUTION_OUTCOME_TYPES = ["yes", "no", "split", "scalar", "void"] as const;
+
+export const ZMarketResolution = z
+  .object({
+    outcome_type: z
+      .enum(RESOLUTION_OUTCOME_TYPES)
+      .describe("yes or no (which outcome won whole), split (part to each), scalar (Kalshi: a value), void (cancelled)"),
+    winning_outcome: z.string().nullable().describe("The winning outcome's label; null when none won whole"),
+    payouts: z.array(z.number()).describe("What one share of each outcome paid, in the order of outcomes"),
+    scalar_value: z.number().nullable().describe("Kalshi scalar settlements: dollars per Yes contract"),
+    source: z.string().describe("UMA, Polymarket (before UMA) or Kalshi"),
+    source_detail: z.string().nullable().describe("The resolution source the rules name, where the venue gives one"),
+    end_date: z.iso.datetime().nullable().describe("When the market was scheduled to end"),
+    closed_at: z.iso.datetime().nullable().describe("When trading stopped"),
+    resolved_at: z.iso.datetime().nullable().describe("When the outcome became final"),
+    proposed_at: z.iso.datetime().nullable().describe("Polymarket: the first capture showing a UMA proposal"),
+    disputed_at: z.iso.datetime().nullable().describe("The first capture showing a dispute"),
+    disputed: z.boolean(),
+    flipped: z.boolean().describe("Whether the archive saw it settled at more than one outcome"),
+    status_history: z
+      .array(z.object({ status: z.string(), at: z.iso.datetime() }))
+      .describe("Each venue status after trading, with the first capture that showed it"),
+    last_prices: z.array(z.number()).describe("The last captured price of each outcome before the close"),
+    last_price_at: z.iso.datetime().nullable(),
+    last_price_from: z.enum(["snapshot", "history"]).nullable(),
+    event_winner: z
+      .string()
+      .nullable()
+      .describe("The label of the one market of the event that settled yes; null when none or several did"),
+  })
+  .meta({ id: "MarketResolution" });
+export type MarketResolution = z.infer<typeof ZMarketResolution>;
+
 export const ZMarket = z
   .object({
     venue: ZVenue,
@@ -62,9 +95,18 @@ export const ZMarket = z
       error: z.string().nullable().describe("The venue's answer when its requests failed"),
       retry_at: z.iso.datetime().nullable().describe("When a failed market is tried again"),
     }),
+    resolution: ZMarketResolution.nullable().describe(
+      "How the market settled, from the resolutions ledger; null until the archive has seen it settled",
+    ),
     latest: z.record(z.string(), z.unknown()).describe("Every column of the latest snapshot"),
     queries: z
-      .object({ latest: ZQueryNode, prices: ZQueryNode, volume: ZQueryNode, trades: ZQueryNode })
+      .object({
+        latest: ZQueryNode,
+        prices: ZQueryNode,
+        volume: ZQueryNode,
+        trades: ZQueryNode,
+        resolution: ZQueryNode,
+      })
       .describe("The SQL behind each panel of the market page"),
   })
   .meta({ id: "Market" });

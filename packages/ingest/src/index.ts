@@ -96,6 +96,7 @@ export {
   readHistoryProgress,
   runHistoryStep,
 } from "./sync/history";
+export { rebuildResolutions, recordResolutions } from "./sync/resolutions";
 export type { RunKind } from "./sync/run-history";
 export { runSync, type SyncDeps, type SyncRunSummary } from "./sync/run-sync";
 export type { Feed } from "./write/spool";

@@ -4,6 +4,7 @@
  * snapshots only.
  */
 import { ZApiError, ZMarket, ZMarketBook, ZMarketHistory, ZMarketSearch, ZQueryResult } from "@epicenter/contracts";
+import { rebuildResolutions } from "@epicenter/ingest";
 import { toDateTime64 } from "@epicenter/warehouse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, json, signIn } from "../../testing/sign-in";
@@ -163,6 +164,8 @@ beforeAll(async () => {
   };
   await warehouse.insert("kalshi.markets", [early]);
   await warehouse.insert("kalshi.markets_latest", [{ ...early, raw: undefined }]);
+  // Rows written straight to the tables, not by sync runs: the ledger is derived as the migration does.
+  await rebuildResolutions(warehouse);
   token = (await signIn(t, "ada@example.com")).access_token;
 });
 afterAll(async () => {
@@ -224,6 +227,41 @@ describe("GET /api/markets/{venue}/{id}", () => {
     const answer = (await days.json()) as { rows?: unknown; error?: { message: string } };
     expect(answer.error?.message).toBeUndefined();
     expect(answer.rows).toEqual([["1", "96", "1", "1"]]);
+  });
+
+  it("says how a market settled from the resolutions ledger, with the SQL that reads it", async () => {
+    const market = ZMarket.parse(await (await get("/api/markets/polymarket/501")).json());
+    expect(market.resolution).toMatchObject({
+      outcome_type: "yes",
+      winning_outcome: "Yes",
+      payouts: [1, 0],
+      source: "UMA",
+      closed_at: new Date(start + 5 * 24 * HOUR).toISOString(),
+      disputed: false,
+      // No snapshot while it traded: the last history point before the close, Yes at 0.735.
+      last_prices: [0.735, 0.265],
+      last_price_at: new Date(start + 47 * HOUR).toISOString(),
+      last_price_from: "history",
+      event_winner: "Will it rain in Lisbon on Friday?",
+    });
+    expect(market.queries.resolution.sql).toContain("FROM polymarket.resolutions FINAL");
+    const run = await t.app.request(
+      "/api/query/rows",
+      json({ query: market.queries.resolution.sql, params: market.queries.resolution.params, limit: 10 }, { token }),
+    );
+    expect(ZQueryResult.parse(await run.json()).row_count).toBe(1);
+
+    const kalshi = ZMarket.parse(await (await get("/api/markets/kalshi/KXRAIN-26JAN10")).json());
+    expect(kalshi.resolution).toMatchObject({
+      outcome_type: "no",
+      source: "Kalshi",
+      resolved_at: new Date(start + 26 * HOUR).toISOString(),
+      // The last candle with a trade before the close.
+      last_prices: [0.25, 0.75],
+      last_price_from: "history",
+    });
+    const open = ZMarket.parse(await (await get("/api/markets/polymarket/502")).json());
+    expect(open.resolution).toBeNull();
   });
 
   it("reads a settled Kalshi market", async () => {

@@ -15,6 +15,7 @@ import { isoTimeOf, type Warehouse } from "@epicenter/warehouse";
 import { invalid, notFound as missing } from "../errors";
 import { type BoundQuery, type Span, VENUE_READERS, type VenueReading } from "../venues";
 import { earliest, numberOf, type Row, textOf } from "../venues/venue";
+import { readResolution, resolutionQuery } from "./resolution";
 
 export interface MarketDeps {
   warehouse: Warehouse;
@@ -43,7 +44,7 @@ async function latestRow(deps: MarketDeps, venue: Venue, id: string): Promise<{ 
 export async function getMarket(deps: MarketDeps, venue: Venue, id: string): Promise<Market> {
   const sql = VENUE_READERS[venue].panels;
   const { row, reading } = await latestRow(deps, venue, id);
-  const [[event], [coverage]] = await Promise.all([
+  const [[event], [coverage], resolution] = await Promise.all([
     run<{ title: string; slug: string }>(deps, sql.event(reading.eventId)),
     run<{
       points: string;
@@ -52,6 +53,7 @@ export async function getMarket(deps: MarketDeps, venue: Venue, id: string): Pro
       trades: string;
       ledger: [string, string, string, string | null];
     }>(deps, sql.coverage(id)),
+    readResolution(deps.warehouse, venue, id),
   ]);
   const [state, until, error, retryAt] = coverage?.ledger ?? ["", null, "", null];
   const points = Number(coverage?.points ?? 0);
@@ -84,12 +86,14 @@ export async function getMarket(deps: MarketDeps, venue: Venue, id: string): Pro
       error: error ? error : null,
       retry_at: state === "upstream error" ? isoTimeOf(retryAt) : null,
     },
+    resolution,
     latest: row,
     queries: {
       latest: sql.latest(id),
       prices: sql.prices(id, "1h", { from, to }),
       volume: sql.volume(id, "1h"),
       trades: sql.trades(id),
+      resolution: resolutionQuery(venue, id),
     },
   };
 }

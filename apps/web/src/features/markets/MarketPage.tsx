@@ -48,6 +48,7 @@ import {
 } from "./market-model";
 import styles from "./markets.module.css";
 import { QueryButton } from "./QueryButton";
+import { resolutionLine } from "./resolution-line";
 
 /** The route's element: the venue comes from the route, the id from the path. */
 export function MarketPage({ venue }: { venue: Venue }) {
@@ -167,6 +168,18 @@ function MarketDetail({ market, onBack }: { market: Market; onBack: () => void }
           View on {venueName} <ExternalLink size={13} aria-hidden="true" />
         </a>
       </div>
+
+      {market.resolution ? (
+        <div className={styles.ledger} data-testid="market-resolution">
+          <p>
+            {resolutionLine(market.resolution, market.venue)}
+            {market.resolution.event_winner ? (
+              <span className={styles.metaNote}> Event winner: {market.resolution.event_winner}.</span>
+            ) : null}
+          </p>
+          <QueryButton node={market.queries.resolution} what="the resolution" />
+        </div>
+      ) : null}
 
       <section className={styles.summary} aria-label="Outcomes and figures">
         {market.outcomes.map((outcome) => (
