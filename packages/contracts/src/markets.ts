@@ -36,7 +36,9 @@ export const ZMarketResolution = z
   .object({
     outcome_type: z
       .enum(RESOLUTION_OUTCOME_TYPES)
-      .describe("yes or no (which outcome won whole), split (part to each), scalar (Kalshi: a value), void (cancelled)"),
+      .describe(
+        "yes or no (which outcome won whole), split (part to each), scalar (Kalshi: a value), void (cancelled)",
+      ),
     winning_outcome: z.string().nullable().describe("The winning outcome's label; null when none won whole"),
     payouts: z.array(z.number()).describe("What one share of each outcome paid, in the order of outcomes"),
     scalar_value: z.number().nullable().describe("Kalshi scalar settlements: dollars per Yes contract"),

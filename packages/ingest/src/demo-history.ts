@@ -10,12 +10,14 @@
  * and `lastTradeTime` inside the step's 10 minutes (each source's `demo.moves`). Closed
  * markets keep their final prices. `raw` is the seed's
  * recorded object (the moved numbers live in the typed columns). The last step is copied
- * into the latest-state tables, where any newer real snapshot still wins.
+ * into the latest-state tables, where any newer real snapshot still wins, and the markets
+ * settled in them are derived into the resolutions ledger.
  */
 import { BOOK_DEPTH, toDateTime64, type Warehouse } from "@epicenter/warehouse";
 import { type CatalogOptions, DEFAULT_FIXTURES_DIR } from "./replay/catalog";
 import type { Source } from "./source";
 import { SOURCE_LIST } from "./sources";
+import { rebuildResolutions } from "./sync/resolutions";
 import { LATEST_COLUMNS } from "./sync/run-history";
 
 export interface DemoHistoryOptions {
@@ -100,6 +102,8 @@ export async function generateDemoHistory(
     }
     rows[`${source.name}.books`] = await generateBooks(warehouse, source, first, last);
   }
+  // The markets these snapshots show settled, in the resolutions ledger as a sync run would put them.
+  await rebuildResolutions(warehouse);
   return { steps, from: toDateTime64(first), to: toDateTime64(last), rows };
 }
 

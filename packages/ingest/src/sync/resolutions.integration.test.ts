@@ -8,6 +8,7 @@
  * the recorded object with only its state fields set back; each says which.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateDemoHistory } from "../demo-history";
 import { sourceNamed } from "../sources";
 import { mapKalshiEvent } from "../sources/kalshi/map";
 import { fixture } from "../testing/fixtures";
@@ -16,6 +17,7 @@ import { type Harness, startHarness } from "../testing/harness";
 import { DEFAULT_WRITER_LIMITS, SnapshotWriter } from "../write/snapshot-writer";
 import { rebuildResolutions, recordResolutions } from "./resolutions";
 import { publishLatest } from "./run-history";
+import { runSync } from "./run-sync";
 
 const DIR = "polymarket/resolutions/";
 const NYC = fixture<Json>(`${DIR}gamma_event_nyc_temperature_disputed_128661.json`);
@@ -335,5 +337,45 @@ describe("the resolutions ledger", () => {
     await rebuildResolutions(h.warehouse);
     expect(await current()).toEqual(fed);
     expect(fed.length).toBeGreaterThan(60);
+  });
+});
+
+describe("the resolutions ledger of the demo archive", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+    await generateDemoHistory(h.warehouse, { days: 1, intervalMinutes: 60 });
+    for (const source of ["polymarket", "kalshi"] as const)
+      expect((await runSync(h.deps, { source })).success).toBe(true);
+  }, 300_000);
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it("has exactly the markets the raw objects show settled, each once, at the outcome they show", async () => {
+    // By hand over the objects as the venues sent them: Polymarket's resolved status (or no
+    // status and closed) with payouts for prices; Kalshi's result. The newest such capture wins.
+    const byRaw = await h.warehouse.query<Row>(`
+      SELECT * FROM (
+      SELECT 'polymarket' AS venue, id AS market_id,
+        multiIf(prices = [1, 0], 'yes', prices = [0, 1], 'no', prices = [0.5, 0.5], 'split', '') AS outcome_type
+      FROM (
+        SELECT id, arrayMap(x -> toFloat64OrNull(x), JSONExtract(argMax(JSONExtractString(raw, 'outcomePrices'), sync_timestamp), 'Array(String)')) AS prices
+        FROM polymarket.markets
+        WHERE JSONExtractString(raw, 'umaResolutionStatus') = 'resolved'
+          OR (JSONExtractString(raw, 'umaResolutionStatus') = '' AND JSONExtractBool(raw, 'closed'))
+        GROUP BY id
+      ) WHERE outcome_type != ''
+      UNION ALL
+      SELECT 'kalshi', ticker, argMax(JSONExtractString(raw, 'result'), sync_timestamp)
+      FROM kalshi.markets WHERE JSONExtractString(raw, 'result') != '' GROUP BY ticker
+      ) ORDER BY venue, market_id`);
+    const byLedger = await h.warehouse.query<Row>(
+      "SELECT venue, market_id, outcome_type FROM crossvenue.resolutions ORDER BY venue, market_id",
+    );
+    expect(byLedger).toEqual(byRaw);
+    const types = new Set(byLedger.map((row) => `${String(row.venue)} ${String(row.outcome_type)}`));
+    expect(types).toEqual(new Set(["polymarket yes", "polymarket no", "kalshi yes", "kalshi no", "kalshi scalar"]));
+    expect(byLedger.length).toBeGreaterThan(100);
   });
 });

@@ -10,7 +10,7 @@ const SETTLED_KALSHI =
 const NEG_RISK =
   "Multi-outcome events are one row per market, as both venues list them: each child of a Polymarket negRisk event (exclusive = true) and each market of a Kalshi mutually exclusive event (exclusive = true) settles yes or no on its own, and the event's winner is the one child that settled yes (crossvenue.resolutions.event_winner).";
 const CLOCK =
-  "Every date is UTC. Venue rules often name US Eastern time (\"11:59 PM ET\", Kalshi's daily and weekly series close at ET hours), so a market that closes at midnight Eastern shows 04:00 or 05:00 UTC the next day here.";
+  'Every date is UTC. Venue rules often name US Eastern time ("11:59 PM ET", Kalshi\'s daily and weekly series close at ET hours), so a market that closes at midnight Eastern shows 04:00 or 05:00 UTC the next day here.';
 
 export const RESOLUTION_TABLE_DESCRIPTIONS: Record<string, string> = {
   "polymarket.resolutions": `How every settled Polymarket market settled: one row per market after FINAL (ReplacingMergeTree on updated_at), derived from the snapshots when the market is first captured settled and again whenever a later capture shows a changed outcome or UMA status (states keeps every outcome it was seen at, status_history when each status was first seen). ${SETTLED_POLYMARKET} ${NEG_RISK} ${CLOCK} Both venues together: crossvenue.resolutions.`,
@@ -24,18 +24,21 @@ const RESOLUTION_COLUMNS: Record<string, string> = {
   venue: "polymarket or kalshi.",
   market_id: "The market: Polymarket id (polymarket.markets.id) or Kalshi ticker (kalshi.markets.ticker).",
   event_id: "The market's event: Polymarket event id or Kalshi event_ticker.",
-  question: "The market's question as last captured (Kalshi: its title, or the event's title with the market's label where the title is empty).",
+  question:
+    "The market's question as last captured (Kalshi: its title, or the event's title with the market's label where the title is empty).",
   outcome_label:
-    "The market's name within its event: Polymarket groupItemTitle (\"32-33°F\", a candidate), Kalshi yes_sub_title. Empty for a market alone in its event.",
+    'The market\'s name within its event: Polymarket groupItemTitle ("32-33°F", a candidate), Kalshi yes_sub_title. Empty for a market alone in its event.',
   outcomes: "The outcome labels in the venue's order (Polymarket outcomes, usually Yes, No; Kalshi always Yes, No).",
   outcome_type:
     "How it settled: yes (the first outcome won: Yes, or the first named side), no (the second won), split (Polymarket: paid part to each outcome, a 50-50 when the question could not be settled), scalar (Kalshi: paid scalar_value per Yes contract) or void (Kalshi: cancelled, positions returned at cost).",
   payouts:
     "What one share of each outcome paid, in the order of outcomes: [1, 0] yes, [0, 1] no, [0.5, 0.5] a 50-50, [v, 1 − v] a scalar, [] void.",
-  winning_index: "The winning outcome's position in outcomes, from 0; NULL when no outcome won whole (split, scalar, void).",
+  winning_index:
+    "The winning outcome's position in outcomes, from 0; NULL when no outcome won whole (split, scalar, void).",
   winning_outcome: "The winning outcome's label (Yes, No, or a side's name); empty when no outcome won whole.",
   scalar_value: "Kalshi scalar settlements: dollars paid per Yes contract (settlement_value_dollars). NULL otherwise.",
-  expiration_value: "Kalshi: the value the settlement was based on, as the venue gives it (a number, a name). Empty on Polymarket.",
+  expiration_value:
+    "Kalshi: the value the settlement was based on, as the venue gives it (a number, a name). Empty on Polymarket.",
   end_date: utc(
     "When the market was scheduled to end: Polymarket endDate, Kalshi expected_expiration_time. A market often settles after it (a late source, a dispute): compare resolved_at",
   ),
@@ -47,24 +50,31 @@ const RESOLUTION_COLUMNS: Record<string, string> = {
   ),
   source:
     "Who settled it: UMA (Polymarket's optimistic oracle), Polymarket (settled before UMA, no oracle status) or Kalshi (the exchange's settlement).",
-  source_detail: "Polymarket: the resolution source the market's rules name (resolutionSource, often a URL; may be empty). Empty on Kalshi.",
+  source_detail:
+    "Polymarket: the resolution source the market's rules name (resolutionSource, often a URL; may be empty). Empty on Kalshi.",
   status:
     "The venue's status at the last capture: Polymarket umaResolutionStatus (resolved, or closed before UMA), Kalshi status (finalized, determined, …).",
   venue_statuses:
     "Polymarket: the UMA status sequence Gamma reports (umaResolutionStatuses, e.g. proposed, disputed, proposed, resolved): the whole history even when the archive captured only its end. Empty on Kalshi.",
   status_history:
     "Each venue status the archive captured after trading began to end, with the first capture that showed it (status, seen_at UTC), oldest first: proposed, disputed, resolved on Polymarket; closed, determined, disputed, amended, finalized on Kalshi. Captures are about 10 minutes apart, so seen_at is within that of the change.",
-  proposed_at: utc("Polymarket: the first capture that showed the UMA status proposed; NULL when none did (captured already settled, or Kalshi)"),
+  proposed_at: utc(
+    "Polymarket: the first capture that showed the UMA status proposed; NULL when none did (captured already settled, or Kalshi)",
+  ),
   disputed_at: utc("The first capture that showed the status disputed (Polymarket UMA, or Kalshi); NULL when none did"),
   disputed:
     "Whether the settlement was disputed: Polymarket when the UMA status sequence or a capture shows disputed, Kalshi when a capture showed the status disputed.",
-  flipped: "Whether the archive saw the market settled at more than one outcome (states has more than one entry): a settlement changed after it was first published.",
+  flipped:
+    "Whether the archive saw the market settled at more than one outcome (states has more than one entry): a settlement changed after it was first published.",
   states:
     "Every outcome the archive saw the market settled at, oldest first: (seen_at UTC, outcome_type, payouts). The current one is the last; earlier ones are kept when a dispute or an amendment changed it.",
   last_prices:
     "The last captured price of each outcome before closed_at, in the order of outcomes (USDC or dollars, 0–1): from whichever is later, the last snapshot still trading or the last price-history point (polymarket.prices, the last kalshi.candles close). Empty when the archive has neither.",
-  last_price_at: utc("When last_prices was captured: the snapshot's sync_timestamp, or the history point's time (a candle's end, capped at closed_at)"),
-  last_price_from: "Where last_prices comes from: snapshot, history, or empty when neither had a price before closed_at.",
+  last_price_at: utc(
+    "When last_prices was captured: the snapshot's sync_timestamp, or the history point's time (a candle's end, capped at closed_at)",
+  ),
+  last_price_from:
+    "Where last_prices comes from: snapshot, history, or empty when neither had a price before closed_at.",
   exclusive:
     "Whether the market's event is mutually exclusive (one market of it settles yes): Polymarket negRisk, Kalshi the event's mutually_exclusive. NULL when not known.",
   updated_at: utc("When this row was derived; FINAL keeps the newest"),

@@ -27,11 +27,7 @@ const isOutcomeType = (value: unknown): value is MarketResolution["outcome_type"
 const numbers = (value: unknown): number[] =>
   Array.isArray(value) ? value.map((item) => Number(item)).filter(Number.isFinite) : [];
 
-export async function readResolution(
-  warehouse: Warehouse,
-  venue: Venue,
-  id: string,
-): Promise<MarketResolution | null> {
+export async function readResolution(warehouse: Warehouse, venue: Venue, id: string): Promise<MarketResolution | null> {
   const query = resolutionQuery(venue, id);
   const [row] = await warehouse.query<Row>(query.sql, { params: query.params });
   if (!row || !isOutcomeType(row.outcome_type)) return null;

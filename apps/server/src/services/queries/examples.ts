@@ -125,12 +125,12 @@ ORDER BY outcome, ts`,
     id: "5e1a0000-0000-4000-8000-000000000010",
     title: "Calibration: are 80% favourites right 80% of the time?",
     description:
-      "Resolved Polymarket yes/no markets bucketed by their Yes price at the last daily close before the day 24 hours before they closed, against how often Yes won. A calibrated market's yes_rate matches its bucket. It reads the daily closes, a row per market and day, so it answers over the whole archive in about a second.",
+      "Polymarket markets that settled yes or no (the resolutions ledger), bucketed by their Yes price at the last daily close before the day 24 hours before they closed, against how often Yes won. A calibrated market's yes_rate matches its bucket. 50-50s and voids are left out; crossvenue.resolutions has both venues. It reads the daily closes, a row per market and day, so it answers over the whole archive in about a second.",
     sql: `WITH resolved AS (
-  SELECT id, outcomes[1] AS yes_outcome, outcomePrices[1] = 1 AS yes_won,
-    toDateTime(closedTime, 'UTC') - INTERVAL 24 HOUR AS asked_at
-  FROM polymarket.markets_latest FINAL
-  WHERE closed AND length(outcomePrices) = 2 AND has(outcomePrices, 1) AND closedTime IS NOT NULL
+  SELECT market_id AS id, outcomes[1] AS yes_outcome, outcome_type = 'yes' AS yes_won,
+    toDateTime(closed_at, 'UTC') - INTERVAL 24 HOUR AS asked_at
+  FROM polymarket.resolutions FINAL
+  WHERE outcome_type IN ('yes', 'no') AND length(outcomes) = 2 AND closed_at IS NOT NULL
 ),
 before AS (
   -- Each market's last whole day before the day asked, within the week before it.

@@ -22,7 +22,8 @@ function outcomeWords(resolution: MarketResolution): string {
     const label = winner ?? (type === "yes" ? "Yes" : "No");
     return `Resolved ${/^(yes|no)$/i.test(label) ? label.toUpperCase() : label}`;
   }
-  if (type === "split") return payouts.every((p) => p === 0.5) ? "Resolved 50-50" : `Resolved split ${payouts.map(price).join(" / ")}`;
+  if (type === "split")
+    return payouts.every((p) => p === 0.5) ? "Resolved 50-50" : `Resolved split ${payouts.map(price).join(" / ")}`;
   if (type === "scalar") return `Settled at ${price(resolution.scalar_value ?? payouts[0] ?? 0)} per Yes contract`;
   return "Voided, positions returned at cost";
 }
