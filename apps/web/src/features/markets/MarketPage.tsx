@@ -172,7 +172,7 @@ function MarketDetail({ market, onBack }: { market: Market; onBack: () => void }
       {market.resolution ? (
         <div className={styles.ledger} data-testid="market-resolution">
           <p>
-            {resolutionLine(market.resolution, market.venue)}
+            {resolutionLine(market.resolution)}
             {market.resolution.event_winner ? (
               <span className={styles.metaNote}> Event winner: {market.resolution.event_winner}.</span>
             ) : null}

@@ -4,7 +4,7 @@
  * ("Resolved YES on Dec 31, 2025 09:10 UTC via UMA, proposed Dec 30 14:00 UTC, disputed
  * Dec 30 20:00 UTC; last price 0.88"). Every time is UTC, as in the ledger.
  */
-import type { MarketResolution, Venue } from "@epicenter/contracts";
+import type { MarketResolution } from "@epicenter/contracts";
 
 export function formatUtc(iso: string): string {
   const date = new Date(iso);
@@ -28,15 +28,13 @@ function outcomeWords(resolution: MarketResolution): string {
   return "Voided, positions returned at cost";
 }
 
-function via(resolution: MarketResolution, venue: Venue): string {
-  if (resolution.source === "UMA") return "via UMA";
-  return venue === "kalshi" ? "by Kalshi's settlement" : "by Polymarket";
-}
+/** Through whom: the UMA oracle, or the venue itself (Kalshi's settlement, Polymarket before UMA). */
+const via = (resolution: MarketResolution) => (resolution.source === "UMA" ? "via UMA" : `by ${resolution.source}`);
 
-export function resolutionLine(resolution: MarketResolution, venue: Venue): string {
+export function resolutionLine(resolution: MarketResolution): string {
   const parts = [outcomeWords(resolution)];
   const settled = resolution.resolved_at ?? resolution.closed_at;
-  parts[0] += `${settled ? ` on ${formatUtc(settled)}` : ""} ${via(resolution, venue)}`;
+  parts[0] += `${settled ? ` on ${formatUtc(settled)}` : ""} ${via(resolution)}`;
   if (resolution.proposed_at) parts.push(`proposed ${formatUtc(resolution.proposed_at)}`);
   if (resolution.disputed_at) parts.push(`disputed ${formatUtc(resolution.disputed_at)}`);
   else if (resolution.disputed) parts.push("disputed");
