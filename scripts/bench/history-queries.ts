@@ -12,7 +12,7 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { migrateWarehouse, openWarehouse, type Warehouse } from "@epicenter/warehouse";
+import { migrateWarehouse, openWarehouse, resolutionsSql, type Warehouse } from "@epicenter/warehouse";
 import { parseConfig } from "../../apps/server/src/config";
 import { startServer } from "../../apps/server/src/main";
 import { EXAMPLE_QUERIES } from "../../apps/server/src/services/queries/examples";
@@ -160,6 +160,8 @@ export interface HistoryQueryResult {
   calibration: Array<Record<string, unknown>>;
   /** Whether DuckDB's answer over every point is the same, bucket for bucket. */
   calibrationAgrees: boolean;
+  /** Deriving the resolutions ledger over the whole archive (the migration's backfill). */
+  ledgerMs: number;
   engineVersion: string;
   duckdbVersion: string;
   /** The 1-minute load average when the data was ready, and when the queries were done. */
@@ -192,6 +194,7 @@ export async function runHistoryQueries(
     let parquet: ParquetExport;
     let lookupId: string;
     let generatedLoad: number;
+    let ledgerMs: number;
     try {
       await migrateWarehouse(writer);
       synthetic = await generateSyntheticHistory(writer, { points: options.points, now: options.now }, log);
@@ -199,6 +202,14 @@ export async function runHistoryQueries(
         `generated ${synthetic.points.toLocaleString("en-US")} price points of ${synthetic.markets.toLocaleString("en-US")} markets in ${(synthetic.generateMs / 1000).toFixed(0)} s`,
       );
       prices = await measureTable(writer, "polymarket.prices");
+      // The resolutions ledger over the whole archive, as the migration derives it for an archive that has one.
+      const derived = performance.now();
+      await writer.command(resolutionsSql("polymarket", { kind: "all" }));
+      ledgerMs = performance.now() - derived;
+      const [ledger] = await writer.query<{ n: string }>("SELECT count() AS n FROM polymarket.resolutions FINAL");
+      log(
+        `resolutions ledger: ${Number(ledger?.n).toLocaleString("en-US")} markets derived from the snapshots and ${synthetic.points.toLocaleString("en-US")} points in ${(ledgerMs / 1000).toFixed(1)} s`,
+      );
       // The daily closes as a running archive holds them: merged in the background.
       const merged = performance.now();
       await writer.command("OPTIMIZE TABLE polymarket.daily_closes FINAL");
@@ -257,6 +268,7 @@ export async function runHistoryQueries(
         timings,
         calibration,
         calibrationAgrees,
+        ledgerMs,
         engineVersion,
         duckdbVersion: duck.version,
         load: { generated: generatedLoad, queried: loadAverage() },

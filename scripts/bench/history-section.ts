@@ -226,7 +226,8 @@ function queryPart(r: HistoryBenchResult): string {
 \`runHistoryQueries()\` (\`scripts/bench/history-queries.ts\`, in a child process with a fresh DATA_DIR):
 ${n(s.markets)} resolved yes/no markets × 2 tokens × ${n(s.pointsPerToken)} hourly points (${s.from} → ${s.to}) generated
 inside the engine (\`INSERT … SELECT\` over \`numbers()\`, \`scripts/bench/history-synthetic.ts\`) in
-${seconds(s.generateMs)}, with the same markets in \`polymarket.markets_latest\`; \`OPTIMIZE TABLE … FINAL\` took
+${seconds(s.generateMs)}, with the same markets resolved in \`polymarket.markets_latest\` and one snapshot each, derived into
+the resolutions ledger in ${seconds(q.ledgerMs)} (\`polymarket.resolutions\`, with each market's last history point before its close); \`OPTIMIZE TABLE … FINAL\` took
 ${seconds(q.prices.optimizeMs)}; the Parquet export for DuckDB ${parquet ? `${mib(parquet.bytes)} in ${seconds(parquet.ms)}` : "–"}.
 Load average ${q.load.generated} when the data was ready, ${q.load.queried} after the queries.
 
@@ -235,7 +236,8 @@ order that changes from round to round: **product** = \`POST /api/query\` with a
 \`startServer\` (its sandbox: 30 s time limit, 2 threads); **engine** = the same SQL on a warehouse client with the
 sandbox's settings but no time limit (how long the query really takes); **DuckDB** = the same question over the
 Parquet export (2 threads). ms, median (min–max, n). Example 9 is the market the gallery picks (the most traded
-resolved one, \`${q.lookupId}\`). The calibration reads \`polymarket.daily_closes\` (a row per market-day); DuckDB's asks
+resolved one, \`${q.lookupId}\`). The calibration reads the outcomes from \`polymarket.resolutions\` and the prices from
+\`polymarket.daily_closes\` (a row per market-day); DuckDB's reads the outcomes from the markets' own prices and asks
 the same question over every point, and its answer ${q.calibrationAgrees ? "is the same, bucket for bucket" : "**differs**"}. The diagnostics, on the engine only, are not gallery queries.
 
 ${table(["query", "product", "service", "engine", "DuckDB", "rows (product / engine / DuckDB)", "rows to read; granules kept"], rows)}

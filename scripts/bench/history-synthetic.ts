@@ -2,7 +2,8 @@
  * A synthetic price history at the scale issue 15 asks its queries to hold up on
  * (200 M points by default), generated inside the engine: one `INSERT … SELECT` over
  * `numbers()` per chunk of markets straight into `polymarket.prices`, never through JSON,
- * and the same markets, resolved, in `polymarket.markets_latest`, so the calibration
+ * and the same markets, resolved, in `polymarket.markets_latest` and as a snapshot in
+ * `polymarket.markets`, which the resolutions ledger is derived from, so the calibration
  * example has its data.
  *
  * The shape (kept in this one place, as guesses):
@@ -73,17 +74,20 @@ export async function generateSyntheticHistory(
   const market = marketColumns(markets, perToken, options.now);
   const started = performance.now();
 
-  await warehouse.command(
-    `INSERT INTO polymarket.markets_latest
-       (sync_timestamp, id, event_id, question, conditionId, outcomes, outcomePrices, clobTokenIds, yes_probability,
-        volume, active, closed, startDate, createdAt, endDate, closedTime, updatedAt)
-     SELECT toDateTime64(${options.now}, 3), id, toString(90000 + intDiv(i, 3)), concat('Synthetic market ', id, '?'),
-       concat('0x', lower(hex(cityHash64(i, 'condition')))), ['Yes', 'No'], if(yes_won, [1., 0.], [0., 1.]),
-       [${tokenId(0)}, ${tokenId(1)}], if(yes_won, 1., 0.), round(exp(4 + 8 * (cityHash64(i, 'volume') % 1000) / 1000), 2),
-       false, true, toDateTime64(open_ts, 3), toDateTime64(open_ts, 3), toDateTime64(close_ts, 3),
-       toDateTime64(close_ts, 3), toDateTime64(close_ts, 3)
-     FROM (SELECT number AS i, ${market} FROM numbers(${markets}))`,
-  );
+  // Each market resolved, as its last snapshot and the latest table hold it.
+  for (const table of ["polymarket.markets_latest", "polymarket.markets"]) {
+    await warehouse.command(
+      `INSERT INTO ${table}
+         (sync_timestamp, id, event_id, question, conditionId, outcomes, outcomePrices, clobTokenIds, yes_probability,
+          volume, active, closed, umaResolutionStatus, startDate, createdAt, endDate, closedTime, updatedAt)
+       SELECT toDateTime64(${options.now}, 3), id, toString(90000 + intDiv(i, 3)), concat('Synthetic market ', id, '?'),
+         concat('0x', lower(hex(cityHash64(i, 'condition')))), ['Yes', 'No'], if(yes_won, [1., 0.], [0., 1.]),
+         [${tokenId(0)}, ${tokenId(1)}], if(yes_won, 1., 0.), round(exp(4 + 8 * (cityHash64(i, 'volume') % 1000) / 1000), 2),
+         false, true, 'resolved', toDateTime64(open_ts, 3), toDateTime64(open_ts, 3), toDateTime64(close_ts, 3),
+         toDateTime64(close_ts, 3), toDateTime64(close_ts, 3)
+       FROM (SELECT number AS i, ${market} FROM numbers(${markets}))`,
+    );
+  }
 
   // The replay server's `pathPrice` at whole hours (its jiggle is then the hour's noise),
   // held for `quiet` hours at a time.

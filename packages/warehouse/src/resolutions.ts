@@ -16,9 +16,10 @@
  *
  * What "settled" means on each venue, and nothing else counts:
  * - Polymarket: the UMA status is `resolved` (or, before UMA, absent with the market
- *   `closed`; never `proposed` or `disputed`), and `outcomePrices` are payouts: each exactly
- *   0, 0.5 or 1, summing to 1. Markets of the 2020–21 AMM era closed at prices like 0.99999996 with no
- *   resolution status are closed with a price, not resolved, and have no row.
+ *   `closed`; never `proposed` or `disputed`), and `outcomePrices` are payouts: each 0, 0.5
+ *   or 1, summing to 1 (a resolved AMM-era market's pool prices, 0.9999990 for 1, within
+ *   0.0001 of them). A market closed at prices like 0.99999996 with no resolution status
+ *   is closed with a price, not resolved, and has no row.
  * - Kalshi: `result` is set (`yes`, `no`, `scalar` with `settlement_value_dollars`, `void`).
  *   A tied game settles `scalar` at 0.5 on a binary market.
  */
@@ -100,9 +101,15 @@ interface Reading {
   disputed: string;
 }
 
-/** Exactly payouts: each 0, ½ or 1 and one whole share in all. */
-const PAYOUTS =
-  "length(outcomePrices) >= 2 AND arraySum(outcomePrices) = 1 AND arrayAll(p -> p IN (0, 0.5, 1), outcomePrices)";
+/**
+ * Polymarket's payouts: `outcomePrices` once resolved. The oracle's resolved markets of the
+ * AMM era report the pool's last prices (0.9999990 for 1), which are read as the payout they
+ * are within 0.0001 of; a market with no oracle status counts only at exact payouts.
+ */
+const NEAR_PAYOUTS = "arrayAll(p -> abs(p - round(p * 2) / 2) < 0.0001, outcomePrices)";
+const POLYMARKET_PAYOUTS = `if(umaResolutionStatus = 'resolved' AND ${NEAR_PAYOUTS}, arrayMap(p -> round(p * 2) / 2, outcomePrices), outcomePrices)`;
+/** Payouts: each 0, ½ or 1 and one whole share in all. */
+const PAYOUTS = `length(outcomePrices) >= 2 AND arraySum(${POLYMARKET_PAYOUTS}) = 1 AND arrayAll(p -> p IN (0, 0.5, 1), ${POLYMARKET_PAYOUTS})`;
 const UMA_STATUS = "if(umaResolutionStatus != '', umaResolutionStatus, if(ifNull(closed, false), 'closed', 'open'))";
 const KALSHI_AFTER_TRADING = "('closed', 'determined', 'disputed', 'amended', 'finalized', 'settled')";
 
@@ -118,8 +125,8 @@ const READINGS: Record<ResolutionVenue, Reading> = {
       question: "question",
       outcome_label: "groupItemTitle",
       outcomes: "CAST(outcomes, 'Array(String)')",
-      payouts: "outcomePrices",
-      outcome_type: "multiIf(indexOf(outcomePrices, 1) = 1, 'yes', has(outcomePrices, 1), 'no', 'split')",
+      payouts: POLYMARKET_PAYOUTS,
+      outcome_type: `multiIf(indexOf(${POLYMARKET_PAYOUTS}, 1) = 1, 'yes', has(${POLYMARKET_PAYOUTS}, 1), 'no', 'split')`,
       status: UMA_STATUS,
       // Resolved by the oracle, or closed at payouts with no oracle status (before UMA).
       settled: `(umaResolutionStatus = 'resolved' OR (umaResolutionStatus = '' AND ifNull(closed, false))) AND ${PAYOUTS}`,

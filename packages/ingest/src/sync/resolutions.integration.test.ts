@@ -27,6 +27,7 @@ const FIFTY_FIFTY = fixture<Json>(`${DIR}gamma_market_5050_5279716_trimmed.json`
 const AMM_PRICE = fixture<Json>(`${DIR}gamma_market_closed_with_a_price_40_trimmed.json`);
 const KALSHI = fixture<Json[]>("kalshi/events/events_nested_iran_38ev_763mkts_2026-03-01.json");
 const GAMMA_2025 = fixture<Json[]>("polymarket/events/gamma_events_active_100_nested_2025-06-24.json");
+const GAMMA_2021 = fixture<Json[]>("polymarket/events/gamma_events_default_order_old_2021.json");
 
 type Row = Record<string, unknown>;
 
@@ -205,6 +206,7 @@ describe("the resolutions ledger", () => {
     const markets = [DISPUTED, PLAIN_NO, FIFTY_FIFTY, AMM_PRICE];
     await polymarketRun(markets.map(alone), "2026-10-09 12:00:00.000");
     await polymarketRun(GAMMA_2025, "2026-10-09 12:10:00.000");
+    await polymarketRun(GAMMA_2021, "2026-10-09 12:20:00.000");
 
     expect(await ledger("polymarket", "1021160")).toMatchObject({
       outcome_type: "no",
@@ -234,6 +236,14 @@ describe("the resolutions ledger", () => {
     });
     // Closed at 0.00000004 / 0.99999996 with no resolution status: a price, not a payout.
     expect(await ledger("polymarket", "40")).toBeUndefined();
+    expect(await ledger("polymarket", "239826")).toBeUndefined();
+    // The same era resolved by the oracle: the pool's 0.000001 / 0.999999 read as the payouts they stand for.
+    expect(await ledger("polymarket", "245948")).toMatchObject({
+      outcome_type: "no",
+      payouts: [0, 1],
+      source: "UMA",
+      closed_at: "2022-06-11 21:45:31.000",
+    });
     // A plain yes (Bitcoin reached $110,000) from the recorded page of 2025-06-24.
     expect(await ledger("polymarket", "516867")).toMatchObject({
       outcome_type: "yes",
@@ -308,7 +318,11 @@ describe("the resolutions ledger", () => {
         (SELECT groupArray((t, n)) FROM (
           SELECT t, count() AS n FROM (
             SELECT id, argMax(JSONExtract(raw, 'outcomePrices', 'String'), sync_timestamp) AS prices_text,
-              arrayMap(x -> toFloat64OrNull(x), JSONExtract(prices_text, 'Array(String)')) AS prices,
+              argMax(JSONExtractString(raw, 'umaResolutionStatus'), sync_timestamp) AS status,
+              arrayMap(x -> toFloat64OrNull(x), JSONExtract(prices_text, 'Array(String)')) AS quoted,
+              -- The oracle's resolved AMM markets quote the pool: 0.999999 stands for 1.
+              if(status = 'resolved' AND arrayAll(x -> abs(x - round(x * 2) / 2) < 0.0001, quoted),
+                arrayMap(x -> round(x * 2) / 2, quoted), quoted) AS prices,
               multiIf(prices = [1, 0], 'yes', prices = [0, 1], 'no', prices = [0.5, 0.5], 'split', '') AS t
             FROM polymarket.markets
             WHERE JSONExtractString(raw, 'umaResolutionStatus') = 'resolved'
@@ -360,7 +374,11 @@ describe("the resolutions ledger of the demo archive", () => {
       SELECT 'polymarket' AS venue, id AS market_id,
         multiIf(prices = [1, 0], 'yes', prices = [0, 1], 'no', prices = [0.5, 0.5], 'split', '') AS outcome_type
       FROM (
-        SELECT id, arrayMap(x -> toFloat64OrNull(x), JSONExtract(argMax(JSONExtractString(raw, 'outcomePrices'), sync_timestamp), 'Array(String)')) AS prices
+        SELECT id, argMax(JSONExtractString(raw, 'umaResolutionStatus'), sync_timestamp) AS status,
+          arrayMap(x -> toFloat64OrNull(x), JSONExtract(argMax(JSONExtractString(raw, 'outcomePrices'), sync_timestamp), 'Array(String)')) AS quoted,
+          -- The oracle's resolved AMM markets quote the pool: 0.999999 stands for 1.
+          if(status = 'resolved' AND arrayAll(x -> abs(x - round(x * 2) / 2) < 0.0001, quoted),
+            arrayMap(x -> round(x * 2) / 2, quoted), quoted) AS prices
         FROM polymarket.markets
         WHERE JSONExtractString(raw, 'umaResolutionStatus') = 'resolved'
           OR (JSONExtractString(raw, 'umaResolutionStatus') = '' AND JSONExtractBool(raw, 'closed'))

@@ -4,7 +4,7 @@
  * row per market, and which clock every date is on.
  */
 const SETTLED_POLYMARKET =
-  "Polymarket counts as settled when the UMA oracle's status is resolved (or, before UMA, the market closed with no status) and outcomePrices are payouts (each 0, 0.5 or 1). AMM-era markets of 2020–21 that closed at prices like 0.99999996 with no resolution status have no row: that is a price, not a payout.";
+  "Polymarket counts as settled when the UMA oracle's status is resolved (or, before UMA, the market closed with no status) and outcomePrices are payouts (each 0, 0.5 or 1; a resolved AMM-era market's pool prices, such as 0.9999990, count as the payout they are within 0.0001 of). A market that closed at prices like 0.99999996 with no resolution status has no row: that is a price, not a payout.";
 const SETTLED_KALSHI =
   "Kalshi counts as settled when the market has a result: yes, no, scalar (paid settlement_value_dollars per Yes contract; a tied game settles scalar at 0.5) or void.";
 const NEG_RISK =
