@@ -207,8 +207,15 @@ const READINGS: Record<ResolutionVenue, Reading> = {
   },
 };
 
-/** Which markets a derivation reads: every one, or those a run saw settled anew. */
-export type ResolutionScope = { kind: "all" } | { kind: "run"; syncTimestamp: string };
+/**
+ * Which markets a derivation reads: every one; those a snapshot run saw settled anew; or
+ * those in the ledger whose price history a history step stored (its coverage rows from
+ * the step's start on), whose last price before the close may now come from it.
+ */
+export type ResolutionScope =
+  | { kind: "all" }
+  | { kind: "run"; syncTimestamp: string }
+  | { kind: "history"; since: string };
 
 const settledOf = (reading: Reading) => reading.fields.settled as string;
 
@@ -228,21 +235,30 @@ function runKeys(venue: ResolutionVenue): string {
 }
 
 /**
- * `INSERT … SELECT` writing the ledger rows of `venue` for `scope`. A run's scope takes the
- * query parameter `run` (its sync timestamp) and reads the snapshots from a day before the
- * earliest close among its markets, which holds their last trading capture and everything
- * since.
+ * `INSERT … SELECT` writing the ledger rows of `venue` for `scope`. A run's or a history
+ * step's scope takes the query parameter `run` (the run's sync timestamp, the step's start)
+ * and reads the snapshots from a day before the earliest close among its markets, which
+ * holds their last trading capture and everything since.
  */
+/** The ledger's markets whose history a step stored since `{run}` (the step's start). */
+function historyKeys(venue: ResolutionVenue): string {
+  const { key } = READINGS[venue];
+  return `SELECT ${key} FROM ${venue}.coverage
+  WHERE updated_at >= {run:DateTime64(3, 'UTC')} AND ${key} IN (SELECT market_id FROM ${venue}.resolutions)`;
+}
+
 export function resolutionsSql(venue: ResolutionVenue, scope: ResolutionScope): string {
   const reading = READINGS[venue];
   const { key, fields } = reading;
-  const keys = scope.kind === "run" ? runKeys(venue) : "";
+  const keys = scope.kind === "run" ? runKeys(venue) : scope.kind === "history" ? historyKeys(venue) : "";
   const since =
     scope.kind === "run"
       ? `sync_timestamp >= (SELECT min(coalesce(${fields.closed_time}, sync_timestamp)) - INTERVAL 1 DAY
            FROM ${venue}.markets WHERE sync_timestamp = {run:DateTime64(3, 'UTC')} AND ${key} IN (${keys}))`
-      : "";
-  const scoped = (column: string) => (scope.kind === "run" ? `${column} IN (${keys})` : "1");
+      : scope.kind === "history"
+        ? `sync_timestamp >= (SELECT min(closed_at) - INTERVAL 1 DAY FROM ${venue}.resolutions FINAL WHERE market_id IN (${keys}))`
+        : "";
+  const scoped = (column: string) => (scope.kind === "all" ? "1" : `${column} IN (${keys})`);
   const where = (...conditions: string[]) => conditions.filter(Boolean).join(" AND ");
   const row = Object.entries(fields)
     .map(([name, expression]) => `${expression} AS s_${name}`)

@@ -311,6 +311,51 @@ describe("the resolutions ledger", () => {
     expect(await ledger("kalshi", "KXWHVISIT-27-LLOO")).toMatchObject({ outcome_type: "yes", payouts: [1, 0] });
   });
 
+  it("takes the last price before the close from history a later history step stored", async () => {
+    const ticker = "KXCABOUT-29-BR";
+    expect(await ledger("kalshi", ticker)).toMatchObject({ last_price_from: "snapshot", last_prices: [0.42, 0.58] });
+    // The history worker reaches the settled market: hourly candles up to the early close, its coverage row.
+    const candle = (end: string, close: number | null) => ({
+      ticker,
+      period_minutes: 60,
+      end_period_ts: end,
+      price_close: close,
+      price_previous: 0.1,
+      volume: close === null ? 0 : 5,
+      open_interest: 10,
+    });
+    await h.warehouse.insert("kalshi.candles", [
+      candle("2026-02-04 01:00:00", 0.07),
+      candle("2026-02-04 02:00:00", null),
+      candle("2026-02-04 03:00:00", 0.02),
+      candle("2026-02-04 05:00:00", 0.01),
+    ]);
+    const step = "2026-03-02 08:00:00.000";
+    await h.warehouse.insert("kalshi.coverage", [
+      {
+        ticker,
+        is_open: false,
+        state: "complete",
+        history_until: "2026-02-04 05:00:00",
+        venue_has_none: false,
+        points: 3,
+        refresh_minutes: 60,
+        error: "",
+        failures: 0,
+        updated_at: step,
+      },
+    ]);
+    await recordResolutions(h.warehouse, "kalshi", step, "history");
+    // The candle ending 03:00 holds trades before the 02:58:09 close, later than the last
+    // snapshot of the day before; the one ending 05:00 began after the close.
+    expect(await ledger("kalshi", ticker)).toMatchObject({
+      outcome_type: "no",
+      last_prices: [0.02, 0.98],
+      last_price_at: "2026-02-04 02:58:09.000",
+      last_price_from: "history",
+    });
+  });
+
   it("has one row per settled market, by outcome type as the raw objects say", async () => {
     // Written by hand over the objects as the venues sent them, not over the mapped columns.
     const [byRaw] = await h.warehouse.query<Row>(`

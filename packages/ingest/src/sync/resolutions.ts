@@ -1,20 +1,32 @@
 /**
  * Feeds the resolutions ledger (`@epicenter/warehouse` `resolutionsSql`) after a run: the
- * markets the run saw settled in a state the ledger does not hold get their rows derived
- * again from their snapshots. A failure here is logged and leaves the run's snapshots as
+ * markets a snapshot run saw settled in a state the ledger does not hold, and the settled
+ * markets whose price history a history step stored (their last price before the close),
+ * get their rows derived again. A failure here is logged and leaves the run's snapshots as
  * they are; the next run finds the same markets still missing and derives them then.
  */
-import { RESOLUTION_VENUES, type ResolutionVenue, resolutionsSql, type Warehouse } from "@epicenter/warehouse";
+import {
+  RESOLUTION_VENUES,
+  type ResolutionScope,
+  type ResolutionVenue,
+  resolutionsSql,
+  type Warehouse,
+} from "@epicenter/warehouse";
 import type { Logger } from "../logger";
 
+/**
+ * The rows a run changes: after a snapshot run (`kind: "snapshot"`), the markets it saw
+ * settled anew; after a history step, the settled markets whose history it stored.
+ */
 export async function recordResolutions(
   warehouse: Warehouse,
   venue: ResolutionVenue,
   syncTimestamp: string,
+  after: "snapshot" | "history" = "snapshot",
 ): Promise<void> {
-  await warehouse.command(resolutionsSql(venue, { kind: "run", syncTimestamp }), {
-    params: { run: syncTimestamp },
-  });
+  const scope: ResolutionScope =
+    after === "snapshot" ? { kind: "run", syncTimestamp } : { kind: "history", since: syncTimestamp };
+  await warehouse.command(resolutionsSql(venue, scope), { params: { run: syncTimestamp } });
 }
 
 /** `recordResolutions`, logging instead of throwing: the run it follows has succeeded. */
@@ -22,11 +34,12 @@ export async function recordResolutionsAfterRun(
   warehouse: Warehouse,
   venue: ResolutionVenue,
   syncTimestamp: string,
+  after: "snapshot" | "history",
   logger: Logger,
 ): Promise<void> {
   const started = performance.now();
   try {
-    await recordResolutions(warehouse, venue, syncTimestamp);
+    await recordResolutions(warehouse, venue, syncTimestamp, after);
     logger.info({ source: venue, ms: Math.round(performance.now() - started) }, "resolutions recorded");
   } catch (error) {
     logger.error(

@@ -150,8 +150,9 @@ export async function runRecorded(
     error,
   });
   // After the outcome is recorded, so a run killed here keeps its snapshots and the next run redoes this.
-  if (success && writesSnapshots(kind)) {
-    await recordResolutionsAfterRun(deps.warehouse, source.name, record.sync_timestamp, logger);
+  if (success) {
+    const after = writesSnapshots(kind) ? "snapshot" : "history";
+    await recordResolutionsAfterRun(deps.warehouse, source.name, record.sync_timestamp, after, logger);
   }
   const summary: SyncRunSummary = {
     run_id: record.run_id,
