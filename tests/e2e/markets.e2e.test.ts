@@ -256,6 +256,39 @@ describe("the market page", () => {
     }
   }, 120_000);
 
+  it("says how a settled market resolved, from the resolutions ledger, and opens the ledger's row in the editor (issue 29)", async () => {
+    const { page } = wide;
+    await page.goto(`${baseUrl}/datasets`);
+    const token = await page.evaluate<string>(
+      () => (JSON.parse(localStorage.getItem("epicenter.session") ?? "{}") as { accessToken: string }).accessToken,
+    );
+    const answer = await page.request.post(`${baseUrl}/api/query`, {
+      headers: { authorization: `Bearer ${token}` },
+      data: {
+        query: `SELECT market_id, winning_outcome, event_winner FROM crossvenue.resolutions
+                WHERE venue = 'kalshi' AND outcome_type = 'yes' AND event_markets > 1 AND event_winner != ''
+                ORDER BY market_id LIMIT 1`,
+      },
+    });
+    const body = (await answer.json()) as { result?: { data: Array<Record<string, string>> } };
+    const row = body.result?.data[0];
+    expect(row?.market_id).toBeTruthy();
+    await page.goto(`${baseUrl}/markets/kalshi/${encodeURIComponent(row?.market_id ?? "")}`);
+    const line = page.getByTestId("market-resolution");
+    await line.waitFor();
+    const text = (await line.innerText()).replace(/\s+/g, " ");
+    expect(text).toMatch(/^Resolved YES on [A-Z][a-z]{2} \d{1,2}, \d{4} \d{2}:\d{2} UTC by Kalshi/);
+    expect(text).toContain(`Event winner: ${row?.event_winner}.`);
+    await wide.screenshot("market-resolution-1440");
+    // The ledger's row, in the editor, ready to run with the ticker bound.
+    await line.getByRole("button", { name: "Query in Editor: the resolution" }).click();
+    await page.waitForURL((url) => url.pathname === "/queries/new");
+    expect(new URL(page.url()).searchParams.get("sql")).toContain("FROM kalshi.resolutions FINAL");
+    expect(new URL(page.url()).searchParams.get("param_id")).toBe(row?.market_id);
+    await page.getByRole("textbox", { name: "id String" }).press("Enter");
+    await page.getByText("1 row", { exact: true }).waitFor();
+  }, 120_000);
+
   it("says when the archive has no such market, with a way back", async () => {
     const { page } = wide;
     await page.goto(`${baseUrl}/datasets`);

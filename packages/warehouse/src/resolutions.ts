@@ -176,7 +176,9 @@ const READINGS: Record<ResolutionVenue, Reading> = {
       status: "status",
       settled: "result != ''",
       closed_time: "close_time",
-      resolved_time: "settlement_ts",
+      // Without settlement_ts, the earlier of the close and the last update (the market page's rule).
+      resolved_time: `coalesce(settlement_ts, least(coalesce(close_time, updated_time, sync_timestamp),
+        coalesce(updated_time, sync_timestamp)))`,
       end_date: "expected_expiration_time",
       venue_statuses: "CAST([], 'Array(String)')",
       scalar_value: "if(result = 'scalar', settlement_value_dollars, NULL)",

@@ -283,8 +283,8 @@ describe("the resolutions ledger", () => {
       disputed: false,
       last_prices: [0.42, 0.58],
       closed_at: "2026-02-04 02:58:09.000",
-      // The object carries no settlement_ts: the first capture that showed the result.
-      resolved_at: "2026-03-01 12:00:00.000",
+      // The object carries no settlement_ts (and updated_time 0001-01-01): its close.
+      resolved_at: "2026-02-04 02:58:09.000",
       last_price_at: "2026-02-03 12:00:00.000",
       last_price_from: "snapshot",
     });

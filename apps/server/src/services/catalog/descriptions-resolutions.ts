@@ -46,7 +46,7 @@ const RESOLUTION_COLUMNS: Record<string, string> = {
     "When trading stopped: Polymarket closedTime (Gamma closes a market when its resolution is final, so this is usually resolved_at), Kalshi close_time (moved earlier when the market closed early)",
   ),
   resolved_at: utc(
-    "When the outcome became final: Polymarket umaEndDate (else closedTime), Kalshi settlement_ts; where the object gives neither, the first capture that showed the outcome (an upper bound)",
+    "When the outcome became final: Polymarket umaEndDate (else closedTime), Kalshi settlement_ts (older objects have none: then the earlier of close_time and updated_time)",
   ),
   source:
     "Who settled it: UMA (Polymarket's optimistic oracle), Polymarket (settled before UMA, no oracle status) or Kalshi (the exchange's settlement).",
