@@ -14,6 +14,8 @@
  *                    [--scale-closing-per-day 20000] [--scale-minutes 60]
  *                    [--scale-kalshi-tokens 200] [--scale-interval 600]
  *                    [--books-markets 150000] [--books-capture-markets 20000]
+ *                    [--resolutions-markets 150000] [--resolutions-captures 72] [--resolutions-settling 300]
+ *                    [--resolutions-pending 20000]
  *
  * Phases, in order, each timed: the dataset (generated inside the engine in a temp
  * DATA_DIR, or reused with `--data-dir` when it already holds one), the query benchmark
@@ -38,6 +40,10 @@
  * development and frozen test parts, by the rules alone and with the adjudicator where
  * SEISMO_BASE_URL and SEISMO_MODEL name a model; `scripts/bench-matcher-labels.ts`) runs
  * only when asked for, and prints its figures.
+ *
+ * `resolutions` (issue 29: feeding the resolutions ledger at the venues' scale, the
+ * backfill and a run's share; `scripts/bench-resolutions.ts`, in a child) runs only when
+ * asked for, and prints its figures.
  *
  * `books` (issue 28: bytes per market-snapshot of depth, a capture's time beside its
  * snapshot, and the as-of views beside DuckDB; `scripts/bench-books.ts`, in a child) runs
@@ -81,10 +87,19 @@ import { runCrossVenueBench, summarize as summarizeCrossVenue } from "./bench-cr
 import { type HistoryBenchResult, runHistoryBench, summarize as summarizeHistory } from "./bench-history";
 import type { IngestBenchResult } from "./bench-ingest";
 import { runMatcherLabelsBench } from "./bench-matcher-labels";
+import { runResolutionsBench, summarize as summarizeResolutions } from "./bench-resolutions";
 import { runScaleBench, summarize as summarizeScale } from "./bench-scale";
 
 const DEFAULT_PHASES = ["dataset", "queries", "ingest", "load", "hostile", "web"] as const;
-const ALL_PHASES = [...DEFAULT_PHASES, "history", "crossvenue", "matcher-labels", "scale", "books"] as const;
+const ALL_PHASES = [
+  ...DEFAULT_PHASES,
+  "history",
+  "crossvenue",
+  "matcher-labels",
+  "scale",
+  "books",
+  "resolutions",
+] as const;
 const BENCH_EMAIL = "bench@epicenter.test";
 
 const { values } = parseArgs({
@@ -118,6 +133,10 @@ const { values } = parseArgs({
     "scale-interval": { type: "string", default: "600" },
     "books-markets": { type: "string", default: "150000" },
     "books-capture-markets": { type: "string", default: "20000" },
+    "resolutions-markets": { type: "string", default: "150000" },
+    "resolutions-captures": { type: "string", default: "72" },
+    "resolutions-settling": { type: "string", default: "300" },
+    "resolutions-pending": { type: "string", default: "20000" },
     report: { type: "string", default: "docs/BENCHMARKS.md" },
   },
 });
@@ -338,6 +357,21 @@ try {
       runBooksBench({ markets: num("books-markets"), captureMarkets: num("books-capture-markets") }, log),
     );
     for (const line of summarizeBooks(books)) log(`books: ${line}`);
+  }
+
+  if (only.has("resolutions")) {
+    const resolutions = await phase("resolutions", () =>
+      runResolutionsBench(
+        {
+          markets: num("resolutions-markets"),
+          captures: num("resolutions-captures"),
+          settling: num("resolutions-settling"),
+          pending: num("resolutions-pending"),
+        },
+        log,
+      ),
+    );
+    for (const line of summarizeResolutions(resolutions)) log(`resolutions: ${line}`);
   }
 
   if (only.has("scale")) {

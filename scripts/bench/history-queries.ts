@@ -204,7 +204,7 @@ export async function runHistoryQueries(
       prices = await measureTable(writer, "polymarket.prices");
       // The resolutions ledger over the whole archive, as the migration derives it for an archive that has one.
       const derived = performance.now();
-      await writer.command(resolutionsSql("polymarket", { kind: "all" }));
+      await writer.command(resolutionsSql("polymarket", "all"));
       ledgerMs = performance.now() - derived;
       const [ledger] = await writer.query<{ n: string }>("SELECT count() AS n FROM polymarket.resolutions FINAL");
       log(

@@ -212,12 +212,10 @@ const READINGS: Record<ResolutionVenue, Reading> = {
 /**
  * Which markets a derivation reads: every one; those a snapshot run saw settled anew; or
  * those in the ledger whose price history a history step stored (its coverage rows from
- * the step's start on), whose last price before the close may now come from it.
+ * the step's start on), whose last price before the close may now come from it. The last
+ * two take the run's sync timestamp (the step's start) as the query parameter `run`.
  */
-export type ResolutionScope =
-  | { kind: "all" }
-  | { kind: "run"; syncTimestamp: string }
-  | { kind: "history"; since: string };
+export type ResolutionScope = "all" | "run" | "history";
 
 const settledOf = (reading: Reading) => reading.fields.settled as string;
 
@@ -252,15 +250,15 @@ function historyKeys(venue: ResolutionVenue): string {
 export function resolutionsSql(venue: ResolutionVenue, scope: ResolutionScope): string {
   const reading = READINGS[venue];
   const { key, fields } = reading;
-  const keys = scope.kind === "run" ? runKeys(venue) : scope.kind === "history" ? historyKeys(venue) : "";
+  const keys = scope === "run" ? runKeys(venue) : scope === "history" ? historyKeys(venue) : "";
   const since =
-    scope.kind === "run"
+    scope === "run"
       ? `sync_timestamp >= (SELECT min(coalesce(${fields.closed_time}, sync_timestamp)) - INTERVAL 1 DAY
            FROM ${venue}.markets WHERE sync_timestamp = {run:DateTime64(3, 'UTC')} AND ${key} IN (${keys}))`
-      : scope.kind === "history"
+      : scope === "history"
         ? `sync_timestamp >= (SELECT min(closed_at) - INTERVAL 1 DAY FROM ${venue}.resolutions FINAL WHERE market_id IN (${keys}))`
         : "";
-  const scoped = (column: string) => (scope.kind === "all" ? "1" : `${column} IN (${keys})`);
+  const scoped = (column: string) => (scope === "all" ? "1" : `${column} IN (${keys})`);
   const where = (...conditions: string[]) => conditions.filter(Boolean).join(" AND ");
   const row = Object.entries(fields)
     .map(([name, expression]) => `${expression} AS s_${name}`)

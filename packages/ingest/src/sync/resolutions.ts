@@ -5,13 +5,7 @@
  * get their rows derived again. A failure here is logged and leaves the run's snapshots as
  * they are; the next run finds the same markets still missing and derives them then.
  */
-import {
-  RESOLUTION_VENUES,
-  type ResolutionScope,
-  type ResolutionVenue,
-  resolutionsSql,
-  type Warehouse,
-} from "@epicenter/warehouse";
+import { RESOLUTION_VENUES, type ResolutionVenue, resolutionsSql, type Warehouse } from "@epicenter/warehouse";
 import type { Logger } from "../logger";
 
 /**
@@ -24,9 +18,9 @@ export async function recordResolutions(
   syncTimestamp: string,
   after: "snapshot" | "history" = "snapshot",
 ): Promise<void> {
-  const scope: ResolutionScope =
-    after === "snapshot" ? { kind: "run", syncTimestamp } : { kind: "history", since: syncTimestamp };
-  await warehouse.command(resolutionsSql(venue, scope), { params: { run: syncTimestamp } });
+  await warehouse.command(resolutionsSql(venue, after === "snapshot" ? "run" : "history"), {
+    params: { run: syncTimestamp },
+  });
 }
 
 /** `recordResolutions`, logging instead of throwing: the run it follows has succeeded. */
@@ -54,5 +48,5 @@ export async function recordResolutionsAfterRun(
  * ledger was created): for an archive loaded by other means than sync runs.
  */
 export async function rebuildResolutions(warehouse: Warehouse): Promise<void> {
-  for (const venue of RESOLUTION_VENUES) await warehouse.command(resolutionsSql(venue, { kind: "all" }));
+  for (const venue of RESOLUTION_VENUES) await warehouse.command(resolutionsSql(venue, "all"));
 }

@@ -13,6 +13,6 @@ export const resolutions: WarehouseMigration = {
   name: "the resolutions ledger of both venues, backfilled from the snapshots",
   statements: (ctx) => [
     ...resolutionsDdl(ctx, onCluster(ctx)),
-    ...RESOLUTION_VENUES.map((venue) => resolutionsSql(venue, { kind: "all" })),
+    ...RESOLUTION_VENUES.map((venue) => resolutionsSql(venue, "all")),
   ],
 };

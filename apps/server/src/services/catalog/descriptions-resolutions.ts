@@ -10,7 +10,7 @@ const SETTLED_KALSHI =
 const NEG_RISK =
   "Multi-outcome events are one row per market, as both venues list them: each child of a Polymarket negRisk event (exclusive = true) and each market of a Kalshi mutually exclusive event (exclusive = true) settles yes or no on its own, and the event's winner is the one child that settled yes (crossvenue.resolutions.event_winner).";
 const CLOCK =
-  'Every date is UTC. Venue rules often name US Eastern time ("11:59 PM ET", Kalshi\'s daily and weekly series close at ET hours), so a market that closes at midnight Eastern shows 04:00 or 05:00 UTC the next day here.';
+  'Every date is UTC. Both venues\' rules state their times in US Eastern time ("by December 31, 2027, 11:59 PM ET" in a Polymarket description; "before Apr 1, 2026 at 12:00am ET" in a Kalshi rule), so a deadline at midnight Eastern shows as 04:00 or 05:00 UTC the next day here, and a day named in a rule is an Eastern day, not a UTC one.';
 
 export const RESOLUTION_TABLE_DESCRIPTIONS: Record<string, string> = {
   "polymarket.resolutions": `How every settled Polymarket market settled: one row per market after FINAL (ReplacingMergeTree on updated_at), derived from the snapshots when the market is first captured settled and again whenever a later capture shows a changed outcome or UMA status (states keeps every outcome it was seen at, status_history when each status was first seen). ${SETTLED_POLYMARKET} ${NEG_RISK} ${CLOCK} Both venues together: crossvenue.resolutions.`,
