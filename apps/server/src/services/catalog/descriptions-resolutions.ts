@@ -69,7 +69,7 @@ const RESOLUTION_COLUMNS: Record<string, string> = {
   states:
     "Every outcome the archive saw the market settled at, oldest first: (seen_at UTC, outcome_type, payouts). The current one is the last; earlier ones are kept when a dispute or an amendment changed it.",
   last_prices:
-    "The last captured price of each outcome before closed_at, in the order of outcomes (USDC or dollars, 0–1): from whichever is later, the last snapshot still trading or the last price-history point (polymarket.prices, the last kalshi.candles close). Empty when the archive has neither.",
+    "The last captured price of each outcome before closed_at, in the order of outcomes (USDC or dollars, 0–1): from whichever is later, the last snapshot still trading or the last price-history point (polymarket.prices, the last kalshi.candles close). Empty when the archive has neither. Polymarket markets trade until their resolution is final (closed_at), so there this is usually already the settled price; for the price before the outcome was known, read the history a day or more before closed_at, as the calibration example does.",
   last_price_at: utc(
     "When last_prices was captured: the snapshot's sync_timestamp, or the history point's time (a candle's end, capped at closed_at)",
   ),
