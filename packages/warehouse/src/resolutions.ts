@@ -23,7 +23,7 @@
  * - Kalshi: `result` is set (`yes`, `no`, `scalar` with `settlement_value_dollars`, `void`).
  *   A tied game settles `scalar` at 0.5 on a binary market.
  */
-import { createTable, type DdlContext, type TableSpec } from "./ddl";
+import { createTable, type DdlContext, onCluster, type TableSpec } from "./ddl";
 
 export type ResolutionVenue = "polymarket" | "kalshi";
 
@@ -90,6 +90,8 @@ interface Reading {
   after: string;
   /** Still trading: the rows the last price before the close comes from. */
   trading: string;
+  /** Each outcome's price on such a row, in the order of outcomes. */
+  prices: string;
   /** The last captured price of each outcome from the venue's history tables, before `closed_at`. */
   history: string;
   /** `LEFT JOIN` to the venue's events, and the question and `exclusive` it gives. */
@@ -128,6 +130,7 @@ const READINGS: Record<ResolutionVenue, Reading> = {
       payouts: POLYMARKET_PAYOUTS,
       outcome_type: `multiIf(indexOf(${POLYMARKET_PAYOUTS}, 1) = 1, 'yes', has(${POLYMARKET_PAYOUTS}, 1), 'no', 'split')`,
       status: UMA_STATUS,
+      closed: "ifNull(closed, false)",
       // Resolved by the oracle, or closed at payouts with no oracle status (before UMA).
       settled: `(umaResolutionStatus = 'resolved' OR (umaResolutionStatus = '' AND ifNull(closed, false))) AND ${PAYOUTS}`,
       closed_time: "closedTime",
@@ -143,6 +146,7 @@ const READINGS: Record<ResolutionVenue, Reading> = {
       uma: "umaResolutionStatus != '' OR notEmpty(umaResolutionStatuses)",
     },
     after: "ifNull(closed, false) OR umaResolutionStatus != ''",
+    prices: "outcomePrices",
     trading: `NOT ifNull(closed, false) AND umaResolutionStatus != 'resolved' AND notEmpty(outcomePrices)
       AND (closedTime IS NULL OR sync_timestamp < closedTime)`,
     // The last point of each outcome's series before the close, in the market's outcome order.
@@ -174,6 +178,7 @@ const READINGS: Record<ResolutionVenue, Reading> = {
         CAST([], 'Array(Float64)'))`,
       outcome_type: "if(result IN ('yes', 'no', 'scalar'), result, 'void')",
       status: "status",
+      closed: `status IN ${KALSHI_AFTER_TRADING}`,
       settled: "result != ''",
       closed_time: "close_time",
       // Without settlement_ts, the earlier of the close and the last update (the market page's rule).
@@ -188,6 +193,7 @@ const READINGS: Record<ResolutionVenue, Reading> = {
       uma: "false",
     },
     after: `status IN ${KALSHI_AFTER_TRADING} OR result != ''`,
+    prices: "[assumeNotNull(last_price_dollars), round(1 - assumeNotNull(last_price_dollars), 6)]",
     trading: `status NOT IN ${KALSHI_AFTER_TRADING} AND last_price_dollars IS NOT NULL`,
     // The last candle with a trade before the close (a candle that ends after the close holds
     // only trades before it); its time is the earlier of its end and the close.
@@ -234,12 +240,6 @@ function runKeys(venue: ResolutionVenue): string {
     )`;
 }
 
-/**
- * `INSERT … SELECT` writing the ledger rows of `venue` for `scope`. A run's or a history
- * step's scope takes the query parameter `run` (the run's sync timestamp, the step's start)
- * and reads the snapshots from a day before the earliest close among its markets, which
- * holds their last trading capture and everything since.
- */
 /** The ledger's markets whose history a step stored since `{run}` (the step's start). */
 function historyKeys(venue: ResolutionVenue): string {
   const { key } = READINGS[venue];
@@ -247,6 +247,12 @@ function historyKeys(venue: ResolutionVenue): string {
   WHERE updated_at >= {run:DateTime64(3, 'UTC')} AND ${key} IN (SELECT market_id FROM ${venue}.resolutions)`;
 }
 
+/**
+ * `INSERT … SELECT` writing the ledger rows of `venue` for `scope`. A run's or a history
+ * step's scope takes the query parameter `run` (the run's sync timestamp, the step's start)
+ * and reads the snapshots from a day before the earliest close among its markets, which
+ * holds their last trading capture and everything since.
+ */
 export function resolutionsSql(venue: ResolutionVenue, scope: ResolutionScope): string {
   const reading = READINGS[venue];
   const { key, fields } = reading;
@@ -275,7 +281,8 @@ WITH settled AS (
     argMaxIf(s_payouts, seen_at, s_settled) AS payouts,
     argMaxIf(s_outcome_type, seen_at, s_settled) AS outcome_type,
     argMax(s_status, seen_at) AS status,
-    coalesce(argMax(s_closed_time, seen_at), min(seen_at)) AS closed_at,
+    -- The venue's close, else the first capture that showed the market closed, or settled.
+    coalesce(argMax(s_closed_time, seen_at), minIf(seen_at, s_closed), minIf(seen_at, s_settled)) AS closed_at,
     coalesce(argMaxIf(s_resolved_time, seen_at, s_settled), minIf(seen_at, s_settled)) AS resolved_at,
     argMax(s_end_date, seen_at) AS end_date,
     argMax(s_venue_statuses, seen_at) AS venue_statuses,
@@ -296,7 +303,7 @@ WITH settled AS (
   HAVING countIf(s_settled) > 0
 ),
 captured AS (
-  SELECT ${key} AS market_id, max(sync_timestamp) AS at, argMax(${venue === "polymarket" ? "outcomePrices" : "[assumeNotNull(last_price_dollars), round(1 - assumeNotNull(last_price_dollars), 6)]"}, sync_timestamp) AS prices
+  SELECT ${key} AS market_id, max(sync_timestamp) AS at, argMax(${reading.prices}, sync_timestamp) AS prices
   FROM ${venue}.markets
   PREWHERE ${where(`(${reading.trading})`, scoped(key), since)}
   GROUP BY ${key}
@@ -341,8 +348,11 @@ SETTINGS join_use_nulls = 1`;
 }
 
 /** The two tables and the view over both. */
-export function resolutionsDdl(ctx: DdlContext, cluster: string): string[] {
-  return [...RESOLUTION_VENUES.flatMap((venue) => createTable(ctx, resolutionsTable(venue))), resolutionsView(cluster)];
+export function resolutionsDdl(ctx: DdlContext): string[] {
+  return [
+    ...RESOLUTION_VENUES.flatMap((venue) => createTable(ctx, resolutionsTable(venue))),
+    resolutionsView(onCluster(ctx)),
+  ];
 }
 
 const both = (columns: string) =>

@@ -1,4 +1,3 @@
-import { onCluster } from "../ddl";
 import { RESOLUTION_VENUES, resolutionsDdl, resolutionsSql } from "../resolutions";
 import type { WarehouseMigration } from "./types";
 
@@ -11,8 +10,5 @@ import type { WarehouseMigration } from "./types";
 export const resolutions: WarehouseMigration = {
   version: 19,
   name: "the resolutions ledger of both venues, backfilled from the snapshots",
-  statements: (ctx) => [
-    ...resolutionsDdl(ctx, onCluster(ctx)),
-    ...RESOLUTION_VENUES.map((venue) => resolutionsSql(venue, "all")),
-  ],
+  statements: (ctx) => [...resolutionsDdl(ctx), ...RESOLUTION_VENUES.map((venue) => resolutionsSql(venue, "all"))],
 };
