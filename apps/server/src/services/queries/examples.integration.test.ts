@@ -100,7 +100,11 @@ describe("the example queries", () => {
       const body = (await response.json()) as { row_count?: number; error?: { message: string } };
       expect(body.error?.message).toBeUndefined();
       expect(response.status).toBe(200);
-      if (/polymarket\.prices|polymarket\.daily_closes|kalshi\.candles|\.trades\b|\.books\b/.test(example.sql)) {
+      if (
+        /polymarket\.prices|polymarket\.daily_closes|kalshi\.candles|\.trades\b|\.books\b|\.resolutions\b/.test(
+          example.sql,
+        )
+      ) {
         expect(body.row_count, "an example of the history returns rows").toBeGreaterThan(0);
       }
     });

@@ -354,4 +354,21 @@ ORDER BY price_to_fill_1000 - best_ask DESC
 LIMIT 50`,
     chart: null,
   },
+  {
+    id: "5e1a0000-0000-4000-8000-000000000020",
+    title: "How markets settled, on both venues",
+    description:
+      "The resolutions ledger by venue and outcome: how many markets settled yes, no, 50-50 (split), at a scalar value or void; how many were disputed, or changed after the outcome was first published; and how long after its scheduled end the outcome became final (median hours; a negative figure is a market settled early).",
+    sql: `SELECT
+  venue,
+  outcome_type,
+  count() AS markets,
+  countIf(disputed) AS disputed,
+  countIf(flipped) AS changed_after_publication,
+  round(quantileIf(0.5)(dateDiff('minute', end_date, resolved_at) / 60, end_date IS NOT NULL AND resolved_at IS NOT NULL), 1) AS median_hours_after_end
+FROM crossvenue.resolutions
+GROUP BY venue, outcome_type
+ORDER BY venue, markets DESC`,
+    chart: null,
+  },
 ];
