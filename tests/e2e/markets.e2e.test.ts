@@ -276,7 +276,7 @@ describe("the market page", () => {
     await page.goto(`${baseUrl}/markets/kalshi/${encodeURIComponent(row?.market_id ?? "")}`);
     const line = page.getByTestId("market-resolution");
     await line.waitFor();
-    const text = (await line.innerText()).replace(/\s+/g, " ");
+    const text = ((await line.textContent()) ?? "").replace(/\s+/g, " ");
     expect(text).toMatch(/^Resolved YES on [A-Z][a-z]{2} \d{1,2}, \d{4} \d{2}:\d{2} UTC by Kalshi/);
     expect(text).toContain(`Event winner: ${row?.event_winner}.`);
     await wide.screenshot("market-resolution-1440");

@@ -49,6 +49,7 @@ import {
 import styles from "./markets.module.css";
 import { QueryButton } from "./QueryButton";
 import { resolutionLine } from "./resolution-line";
+import ledger from "./resolution-line.module.css";
 
 /** The route's element: the venue comes from the route, the id from the path. */
 export function MarketPage({ venue }: { venue: Venue }) {
@@ -170,7 +171,7 @@ function MarketDetail({ market, onBack }: { market: Market; onBack: () => void }
       </div>
 
       {market.resolution ? (
-        <div className={styles.ledger} data-testid="market-resolution">
+        <div className={ledger.line} data-testid="market-resolution">
           <p>
             {resolutionLine(market.resolution)}
             {market.resolution.event_winner ? (
