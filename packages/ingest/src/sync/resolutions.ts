@@ -3,14 +3,16 @@
  * markets a snapshot run saw settled in a state the ledger does not hold, and the settled
  * markets whose price history a history step stored (their last price before the close),
  * get their rows derived again. A failure here is logged and leaves the run's snapshots as
- * they are; the next run finds the same markets still missing and derives them then.
+ * they are: the next run that captures those markets settled (the pending window keeps them
+ * in every snapshot for days) derives them then, and `rebuildResolutions` derives everything.
  */
 import { RESOLUTION_VENUES, type ResolutionVenue, resolutionsSql, type Warehouse } from "@epicenter/warehouse";
 import type { Logger } from "../logger";
 
 /**
- * The rows a run changes: after a snapshot run (`kind: "snapshot"`), the markets it saw
- * settled anew; after a history step, the settled markets whose history it stored.
+ * The rows a run changes: after a run that wrote snapshots (`after: "snapshot"`), the
+ * markets it saw settled anew; after a history step, the settled markets whose history it
+ * stored. `syncTimestamp` is the run's (the step's start).
  */
 export async function recordResolutions(
   warehouse: Warehouse,

@@ -7,7 +7,6 @@
  * failure is recorded (see `run-history.ts` for why this gives no duplicates and no
  * partial snapshots). The backfill's steps run through the same frame (`runRecorded`).
  */
-
 import { randomUUID } from "node:crypto";
 import type { Warehouse } from "@epicenter/warehouse";
 import { createPageFetcher, type HttpPolicy } from "../http/fetch-page";
