@@ -9,7 +9,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { BrowserSession } from "./browser";
 import { E2E_USER } from "./global-setup";
-import { openSignedInPair } from "./session";
+import { openSignedInPair, sessionToken } from "./session";
 
 const baseUrl = inject("baseUrl");
 const dataDir = inject("dataDir");
@@ -150,9 +150,7 @@ describe("the market page", () => {
   it("draws the venue's own history once the worker has archived it", async () => {
     const { page } = wide;
     await page.goto(`${baseUrl}/datasets`);
-    const token = await page.evaluate<string>(
-      () => (JSON.parse(localStorage.getItem("epicenter.session") ?? "{}") as { accessToken: string }).accessToken,
-    );
+    const token = await sessionToken(page);
     // The server's history worker fetches markets from the replay server between snapshots;
     // user SQL sees them from the next snapshot on.
     let id = "";
@@ -183,9 +181,7 @@ describe("the market page", () => {
   it("draws a Kalshi market's whole archived life from its candles in every range (issue 24, #2)", async () => {
     const { page } = wide;
     await page.goto(`${baseUrl}/datasets`);
-    const token = await page.evaluate<string>(
-      () => (JSON.parse(localStorage.getItem("epicenter.session") ?? "{}") as { accessToken: string }).accessToken,
-    );
+    const token = await sessionToken(page);
     let ticker = "";
     await expect
       .poll(
@@ -220,9 +216,7 @@ describe("the market page", () => {
     for (const session of [wide, phone]) {
       const { page } = session;
       await page.goto(`${baseUrl}/datasets`);
-      const token = await page.evaluate<string>(
-        () => (JSON.parse(localStorage.getItem("epicenter.session") ?? "{}") as { accessToken: string }).accessToken,
-      );
+      const token = await sessionToken(page);
       // A Kalshi market with a two-sided book in the generated week, deep enough to draw.
       const answer = await page.request.post(`${baseUrl}/api/query`, {
         headers: { authorization: `Bearer ${token}` },
@@ -259,9 +253,7 @@ describe("the market page", () => {
   it("says how a settled market resolved, from the resolutions ledger, and opens the ledger's row in the editor (issue 29)", async () => {
     const { page } = wide;
     await page.goto(`${baseUrl}/datasets`);
-    const token = await page.evaluate<string>(
-      () => (JSON.parse(localStorage.getItem("epicenter.session") ?? "{}") as { accessToken: string }).accessToken,
-    );
+    const token = await sessionToken(page);
     const answer = await page.request.post(`${baseUrl}/api/query`, {
       headers: { authorization: `Bearer ${token}` },
       data: {

@@ -82,3 +82,10 @@ export async function openSignedInPair(
   }, session);
   return { wide, phone };
 }
+
+/** The signed-in page's access token, as the SPA keeps it, for calls to the API beside the page. */
+export function sessionToken(page: Page): Promise<string> {
+  return page.evaluate<string>(
+    () => (JSON.parse(localStorage.getItem("epicenter.session") ?? "{}") as { accessToken: string }).accessToken,
+  );
+}

@@ -20,6 +20,7 @@ export { type MigrationReport, migrateWarehouse } from "./migrate";
 export { type WarehouseMigration, warehouseMigrations } from "./migrations";
 export { BOOK_DEPTH, BOOK_LOOKBACK_MINUTES, MARKETS_LOOKBACK_HOURS } from "./migrations/0018-books";
 export {
+  EVENT_WINNER,
   RESOLUTION_COLUMN_NAMES,
   RESOLUTION_VENUES,
   type ResolutionScope,

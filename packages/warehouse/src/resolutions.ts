@@ -355,6 +355,13 @@ export function resolutionsDdl(ctx: DdlContext): string[] {
   ];
 }
 
+/**
+ * An event's winner over its ledger rows: the label (else the question) of its one market
+ * that settled yes; empty when none or several did. The view and the market page share it.
+ */
+export const EVENT_WINNER =
+  "if(countIf(outcome_type = 'yes') = 1, anyIf(if(outcome_label != '', outcome_label, question), outcome_type = 'yes'), '')";
+
 const both = (columns: string) =>
   RESOLUTION_VENUES.map((venue) => `SELECT ${columns} FROM ${venue}.resolutions FINAL`).join("\n  UNION ALL\n  ");
 
@@ -371,7 +378,7 @@ FROM (
 ) AS r
 LEFT JOIN (
   SELECT venue, event_id, count() AS event_markets,
-    if(countIf(outcome_type = 'yes') = 1, anyIf(if(outcome_label != '', outcome_label, question), outcome_type = 'yes'), '') AS event_winner
+    ${EVENT_WINNER} AS event_winner
   FROM (
   ${both("venue, event_id, outcome_type, outcome_label, question")}
   )

@@ -31,6 +31,29 @@ const GAMMA_2021 = fixture<Json[]>("polymarket/events/gamma_events_default_order
 
 type Row = Record<string, unknown>;
 
+/**
+ * Every settled market with its outcome type, written by hand over the objects as the
+ * venues sent them (`raw`), not over the mapped columns: Polymarket's resolved status (or no
+ * status and closed) with payouts for prices; Kalshi's result. The newest such capture wins.
+ */
+const SETTLED_BY_RAW = `
+  SELECT 'polymarket' AS venue, id AS market_id,
+    multiIf(prices = [1, 0], 'yes', prices = [0, 1], 'no', prices = [0.5, 0.5], 'split', '') AS outcome_type
+  FROM (
+    SELECT id, argMax(JSONExtractString(raw, 'umaResolutionStatus'), sync_timestamp) AS status,
+      arrayMap(x -> toFloat64OrNull(x), JSONExtract(argMax(JSONExtractString(raw, 'outcomePrices'), sync_timestamp), 'Array(String)')) AS quoted,
+      -- The oracle's resolved AMM markets quote the pool: 0.999999 stands for 1.
+      if(status = 'resolved' AND arrayAll(x -> abs(x - round(x * 2) / 2) < 0.0001, quoted),
+        arrayMap(x -> round(x * 2) / 2, quoted), quoted) AS prices
+    FROM polymarket.markets
+    WHERE JSONExtractString(raw, 'umaResolutionStatus') = 'resolved'
+      OR (JSONExtractString(raw, 'umaResolutionStatus') = '' AND JSONExtractBool(raw, 'closed'))
+    GROUP BY id
+  ) WHERE outcome_type != ''
+  UNION ALL
+  SELECT 'kalshi', ticker, argMax(JSONExtractString(raw, 'result'), sync_timestamp)
+  FROM kalshi.markets WHERE JSONExtractString(raw, 'result') != '' GROUP BY ticker`;
+
 /** A market that Gamma served alone (`/markets/{id}`), in an event of its own as `/events` nests it. */
 const alone = (market: Json): Json => ({ id: `solo-${String(market.id)}`, title: market.question, markets: [market] });
 
@@ -357,33 +380,13 @@ describe("the resolutions ledger", () => {
   });
 
   it("has one row per settled market, by outcome type as the raw objects say", async () => {
-    // Written by hand over the objects as the venues sent them, not over the mapped columns.
-    const [byRaw] = await h.warehouse.query<Row>(`
-      SELECT
-        (SELECT groupArray((t, n)) FROM (
-          SELECT t, count() AS n FROM (
-            SELECT id, argMax(JSONExtract(raw, 'outcomePrices', 'String'), sync_timestamp) AS prices_text,
-              argMax(JSONExtractString(raw, 'umaResolutionStatus'), sync_timestamp) AS status,
-              arrayMap(x -> toFloat64OrNull(x), JSONExtract(prices_text, 'Array(String)')) AS quoted,
-              -- The oracle's resolved AMM markets quote the pool: 0.999999 stands for 1.
-              if(status = 'resolved' AND arrayAll(x -> abs(x - round(x * 2) / 2) < 0.0001, quoted),
-                arrayMap(x -> round(x * 2) / 2, quoted), quoted) AS prices,
-              multiIf(prices = [1, 0], 'yes', prices = [0, 1], 'no', prices = [0.5, 0.5], 'split', '') AS t
-            FROM polymarket.markets
-            WHERE JSONExtractString(raw, 'umaResolutionStatus') = 'resolved'
-              OR (JSONExtractString(raw, 'umaResolutionStatus') = '' AND JSONExtractBool(raw, 'closed'))
-            GROUP BY id
-          ) WHERE t != '' GROUP BY t ORDER BY t)) AS polymarket,
-        (SELECT groupArray((t, n)) FROM (
-          SELECT t, count() AS n FROM (
-            SELECT ticker, argMax(JSONExtractString(raw, 'result'), sync_timestamp) AS t FROM kalshi.markets GROUP BY ticker
-          ) WHERE t != '' GROUP BY t ORDER BY t)) AS kalshi`);
-    const [byLedger] = await h.warehouse.query<Row>(`
-      SELECT
-        (SELECT groupArray((outcome_type, n)) FROM (SELECT outcome_type, count() AS n FROM polymarket.resolutions FINAL GROUP BY outcome_type ORDER BY outcome_type)) AS polymarket,
-        (SELECT groupArray((outcome_type, n)) FROM (SELECT outcome_type, count() AS n FROM kalshi.resolutions FINAL GROUP BY outcome_type ORDER BY outcome_type)) AS kalshi`);
-    expect(byLedger).toEqual(byRaw);
-    expect(byLedger?.kalshi).toHaveLength(3);
+    const byType = (rows: string) =>
+      h.warehouse.query<Row>(
+        `SELECT venue, outcome_type, count() AS n FROM (${rows}) GROUP BY venue, outcome_type ORDER BY venue, outcome_type`,
+      );
+    const byLedger = await byType("SELECT venue, outcome_type FROM crossvenue.resolutions");
+    expect(byLedger).toEqual(await byType(SETTLED_BY_RAW));
+    expect(byLedger.filter((row) => row.venue === "kalshi")).toHaveLength(3);
     const [duplicates] = await h.warehouse.query<Row>(
       "SELECT count() - uniqExact(venue, market_id) AS extra FROM crossvenue.resolutions",
     );
@@ -412,27 +415,7 @@ describe("the resolutions ledger of the demo archive", () => {
   });
 
   it("has exactly the markets the raw objects show settled, each once, at the outcome they show", async () => {
-    // By hand over the objects as the venues sent them: Polymarket's resolved status (or no
-    // status and closed) with payouts for prices; Kalshi's result. The newest such capture wins.
-    const byRaw = await h.warehouse.query<Row>(`
-      SELECT * FROM (
-      SELECT 'polymarket' AS venue, id AS market_id,
-        multiIf(prices = [1, 0], 'yes', prices = [0, 1], 'no', prices = [0.5, 0.5], 'split', '') AS outcome_type
-      FROM (
-        SELECT id, argMax(JSONExtractString(raw, 'umaResolutionStatus'), sync_timestamp) AS status,
-          arrayMap(x -> toFloat64OrNull(x), JSONExtract(argMax(JSONExtractString(raw, 'outcomePrices'), sync_timestamp), 'Array(String)')) AS quoted,
-          -- The oracle's resolved AMM markets quote the pool: 0.999999 stands for 1.
-          if(status = 'resolved' AND arrayAll(x -> abs(x - round(x * 2) / 2) < 0.0001, quoted),
-            arrayMap(x -> round(x * 2) / 2, quoted), quoted) AS prices
-        FROM polymarket.markets
-        WHERE JSONExtractString(raw, 'umaResolutionStatus') = 'resolved'
-          OR (JSONExtractString(raw, 'umaResolutionStatus') = '' AND JSONExtractBool(raw, 'closed'))
-        GROUP BY id
-      ) WHERE outcome_type != ''
-      UNION ALL
-      SELECT 'kalshi', ticker, argMax(JSONExtractString(raw, 'result'), sync_timestamp)
-      FROM kalshi.markets WHERE JSONExtractString(raw, 'result') != '' GROUP BY ticker
-      ) ORDER BY venue, market_id`);
+    const byRaw = await h.warehouse.query<Row>(`SELECT * FROM (${SETTLED_BY_RAW}) ORDER BY venue, market_id`);
     const byLedger = await h.warehouse.query<Row>(
       "SELECT venue, market_id, outcome_type FROM crossvenue.resolutions ORDER BY venue, market_id",
     );

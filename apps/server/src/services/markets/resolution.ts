@@ -4,7 +4,7 @@
  * so "Query in Editor" opens the ledger row the page read.
  */
 import { type MarketResolution, RESOLUTION_OUTCOME_TYPES, type Venue } from "@epicenter/contracts";
-import { isoTimeOf, type Warehouse } from "@epicenter/warehouse";
+import { EVENT_WINNER, isoTimeOf, type Warehouse } from "@epicenter/warehouse";
 import { type BoundQuery, VENUE_READERS } from "../venues";
 import { bound, numberOf, type Row, textOf } from "../venues/venue";
 
@@ -16,10 +16,8 @@ export function resolutionQuery(venue: Venue, id: string): BoundQuery {
   );
 }
 
-const EVENT_WINNER = (venue: Venue) => `SELECT if(countIf(outcome_type = 'yes') = 1,
-  anyIf(if(outcome_label != '', outcome_label, question), outcome_type = 'yes'), '') AS winner
-FROM ${venue}.resolutions FINAL
-WHERE event_id = {event:String}`;
+const eventWinner = (venue: Venue) =>
+  `SELECT ${EVENT_WINNER} AS winner FROM ${venue}.resolutions FINAL WHERE event_id = {event:String}`;
 
 const isOutcomeType = (value: unknown): value is MarketResolution["outcome_type"] =>
   (RESOLUTION_OUTCOME_TYPES as readonly unknown[]).includes(value);
@@ -31,7 +29,7 @@ export async function readResolution(warehouse: Warehouse, venue: Venue, id: str
   const query = resolutionQuery(venue, id);
   const [row] = await warehouse.query<Row>(query.sql, { params: query.params });
   if (!row || !isOutcomeType(row.outcome_type)) return null;
-  const [event] = await warehouse.query<{ winner: string }>(EVENT_WINNER(venue), {
+  const [event] = await warehouse.query<{ winner: string }>(eventWinner(venue), {
     params: { event: String(row.event_id) },
   });
   const history = Array.isArray(row.status_history) ? (row.status_history as Array<Record<string, unknown>>) : [];
