@@ -17,6 +17,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
 import type { AppEnv } from "./env";
 import { badRequest, errorBody, unauthorized, validate } from "./errors";
+import { JsonText } from "./json-text";
 
 type Parsed<S> = S extends z.ZodType ? z.infer<S> : Record<string, never>;
 
@@ -31,8 +32,11 @@ export interface EndpointInput<E extends Endpoint> {
 /** The body its success answer carries: what the success schema accepts, or nothing for a 204. */
 export type SuccessBody<E extends Endpoint> = SuccessSchema<E> extends z.ZodType ? z.input<SuccessSchema<E>> : null;
 
-/** A handler answers its success body, or a `Response` of its own (a stream, a file). */
-export type Handler<E extends Endpoint> = (input: EndpointInput<E>) => Promise<SuccessBody<E> | Response>;
+/**
+ * A handler answers its success body, the same already written as JSON (`JsonText`: a
+ * query result handed on as the engine wrote it), or a `Response` of its own (a stream, a file).
+ */
+export type Handler<E extends Endpoint> = (input: EndpointInput<E>) => Promise<SuccessBody<E> | JsonText | Response>;
 
 export interface MountOptions {
   /** Check every answer against its success schema (tests); off in production. */
@@ -114,12 +118,16 @@ export function mount<const E extends Endpoint>(app: Hono<AppEnv>, endpoint: E, 
     if (answer instanceof Response) return answer;
     if (status === 204) return c.body(null, 204);
     if (schema && options.get(app)?.validateResponses) {
-      const checked = schema.safeParse(answer);
+      const checked = schema.safeParse(answer instanceof JsonText ? JSON.parse(answer.bytes.toString("utf8")) : answer);
       if (!checked.success) {
         throw new Error(
           `${endpoint.method.toUpperCase()} ${endpoint.path} answered outside its contract: ${checked.error.message}`,
         );
       }
+    }
+    if (answer instanceof JsonText) {
+      const bytes = new Uint8Array(answer.bytes.buffer as ArrayBuffer, answer.bytes.byteOffset, answer.bytes.length);
+      return c.body(bytes, status as ContentfulStatusCode, { "content-type": "application/json" });
     }
     return c.json(answer as unknown as object, status as ContentfulStatusCode);
   });

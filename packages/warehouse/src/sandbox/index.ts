@@ -36,7 +36,7 @@ export {
   type UserQueryExport,
 } from "./export";
 export { ALLOWED_TABLE_FUNCTIONS, type FunctionClass, functionClass } from "./function-classes";
-export type { RunUserQueryOptions, UserQueryResult } from "./run";
+export type { RunUserQueryOptions, UserQueryJson, UserQueryResult } from "./run";
 export {
   DEFAULT_SANDBOX_LIMITS,
   Sandbox,

@@ -11,6 +11,7 @@
  */
 import { MAX_QUERY_ROW_LIMIT, type QueryColumn, type QueryResult } from "@epicenter/contracts";
 import { QueryEngineError } from "./errors";
+import { BrokenRowError, joinRows, keyRows } from "./rows-json";
 import type { Sandbox, SandboxOwner } from "./sandbox";
 import { newQueryId, wrapWithLimit } from "./sql-text";
 
@@ -27,7 +28,7 @@ export interface RunUserQueryOptions {
   queryId?: string;
   /** Bytes of the result at most, counted as the caller will send it; the sandbox's limit when not given. */
   maxBytes?: number;
-  /** Count each row as an object keyed by column name (the REST API's `data`), not as an array. */
+  /** Key each row by column name (the REST API's `data`; `runUserQueryJson` only), and count the keys against the bytes. */
   isKeyed?: boolean;
   /** Values of the statement's `{name:Type}` parameters, as text; bound by the engine. */
   params?: Readonly<Record<string, string>>;
@@ -41,11 +42,32 @@ export interface RunUserQueryOptions {
  */
 export type UserQueryResult = QueryResult & { queryId: string };
 
+/**
+ * The same result with its rows still the engine's JSON text (`rows-json.ts`): `[[…],…]`,
+ * or `[{…},…]` keyed by column name when asked with `isKeyed`. What the REST edge sends.
+ */
+export type UserQueryJson = Omit<UserQueryResult, "rows"> & { rowsJson: Buffer };
+
 export async function runUserQuery(
   sandbox: Sandbox,
   sql: string,
   options: RunUserQueryOptions,
 ): Promise<UserQueryResult> {
+  const { rowsJson, ...result } = await runUserQueryJson(sandbox, sql, { ...options, isKeyed: false });
+  let rows: unknown[][];
+  try {
+    rows = JSON.parse(rowsJson.toString("utf8")) as unknown[][];
+  } catch {
+    throw new QueryEngineError("The engine's answer could not be read as JSON.", undefined);
+  }
+  return { ...result, rows };
+}
+
+export async function runUserQueryJson(
+  sandbox: Sandbox,
+  sql: string,
+  options: RunUserQueryOptions,
+): Promise<UserQueryJson> {
   const started = performance.now();
   const { limit } = options;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_QUERY_ROW_LIMIT) {
@@ -54,6 +76,7 @@ export async function runUserQuery(
   const queryId = options.queryId ?? newQueryId();
   const maxBytes = options.maxBytes ?? sandbox.limits.maxResultBytes;
   const binding = { params: options.params, database: options.database };
+  const isKeyed = options.isKeyed ?? false;
   return sandbox.session(
     options.owner ?? "service",
     sql,
@@ -70,18 +93,22 @@ export async function runUserQuery(
         { timeoutMs: options.timeoutMs, maxBytes, binding },
       );
       try {
-        const read = await readRows(supervised.stream, limit, maxBytes, options.isKeyed ?? false);
+        const read = await readRows(supervised.stream, limit, maxBytes, isKeyed);
         if (supervised.isCancelled) throw new Error("cancelled");
+        const names = read.columns.map((column) => column.name);
         return {
           columns: read.columns,
-          rows: read.rows,
-          row_count: read.rows.length,
+          rowsJson: isKeyed ? keyRows(read.lines, names) : joinRows(read.lines),
+          row_count: read.lines.length,
           truncated: read.cutBy !== undefined,
           ...(read.cutBy ? { truncated_by: read.cutBy } : {}),
           execution_time_ms: Math.round((performance.now() - started) * 100) / 100,
           queryId,
         };
       } catch (error) {
+        if (error instanceof BrokenRowError) {
+          throw new QueryEngineError(`The engine's answer could not be read: ${error.message}.`, undefined);
+        }
         throw sandbox.failureOf(error, supervised, options.timeoutMs);
       } finally {
         supervised.done();
@@ -92,17 +119,18 @@ export async function runUserQuery(
 }
 
 /**
- * Reads the names, the types and up to `limit` rows, stopping early (which stops the
- * engine) once the rows would pass `maxBytes`. Leaving the loop ends the stream.
+ * Reads the names, the types and up to `limit` row lines (as bytes, undecoded), stopping
+ * early (which stops the engine) once the rows would pass `maxBytes`. Leaving the loop
+ * ends the stream.
  */
 async function readRows(
   stream: AsyncIterable<Buffer>,
   limit: number,
   maxBytes: number,
   isKeyed: boolean,
-): Promise<{ columns: QueryColumn[]; rows: unknown[][]; cutBy: "rows" | "bytes" | undefined }> {
+): Promise<{ columns: QueryColumn[]; lines: Buffer[]; cutBy: "rows" | "bytes" | undefined }> {
   const header: string[] = [];
-  const lines: string[] = [];
+  const lines: Buffer[] = [];
   let bytes = 2;
   let rowOverhead = 1;
   let cutBy: "rows" | "bytes" | undefined;
@@ -117,13 +145,11 @@ async function readRows(
     for (let end = chunk.indexOf(10); end !== -1; start = end + 1, end = chunk.indexOf(10, start)) {
       const lineLength = partialLength + end - start;
       const line =
-        partial.length === 0
-          ? chunk.toString("utf8", start, end)
-          : Buffer.concat([...partial, chunk.subarray(start, end)]).toString("utf8");
+        partial.length === 0 ? chunk.subarray(start, end) : Buffer.concat([...partial, chunk.subarray(start, end)]);
       partial = [];
       partialLength = 0;
       if (header.length < 2) {
-        header.push(line);
+        header.push(line.toString("utf8"));
         if (header.length === 2 && isKeyed) rowOverhead = keyedOverhead(parseHeader(header[0] as string));
         continue;
       }
@@ -149,13 +175,7 @@ async function readRows(
   if (header.length < 2) throw new QueryEngineError("The engine's answer had no header.", undefined);
   const names = parseHeader(header[0] as string);
   const types = parseHeader(header[1] as string);
-  let rows: unknown[][];
-  try {
-    rows = JSON.parse(`[${lines.join(",")}]`) as unknown[][];
-  } catch {
-    throw new QueryEngineError("The engine's answer could not be read as JSON.", undefined);
-  }
-  return { columns: names.map((name, index) => ({ name, type: types[index] ?? "String" })), rows, cutBy };
+  return { columns: names.map((name, index) => ({ name, type: types[index] ?? "String" })), lines, cutBy };
 }
 
 function parseHeader(line: string): string[] {
@@ -172,5 +192,3 @@ function keyedOverhead(names: readonly string[]): number {
   for (const name of names) overhead += Buffer.byteLength(JSON.stringify(name)) + 1;
   return overhead;
 }
-
-/** Rows as objects keyed by column name, the shape of the API's `result.data`. */

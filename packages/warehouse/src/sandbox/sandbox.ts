@@ -44,7 +44,13 @@ import { SYSTEM_TABLES_READ } from "./catalog-views";
 import type { EngineSession, EngineStream, SandboxEngine } from "./engine";
 import { type FailureLimits, QueryCancelledError, QueryTimeoutError, runFailure, SandboxRefusal } from "./errors";
 import { type StreamUserQueryOptions, streamUserQuery, type UserQueryExport } from "./export";
-import { type RunUserQueryOptions, runUserQuery, type UserQueryResult } from "./run";
+import {
+  type RunUserQueryOptions,
+  runUserQuery,
+  runUserQueryJson,
+  type UserQueryJson,
+  type UserQueryResult,
+} from "./run";
 import { ServerEngine } from "./server-engine";
 import { assertQueryId, singleStatement } from "./sql-text";
 import { type QueryBinding, type ValidatedStatement, ValidationCache } from "./validate";
@@ -147,6 +153,14 @@ export class Sandbox {
   /** Runs `sql` and answers its rows, cut at `options.limit` rows and the sandbox's bytes. */
   run(sql: string, options: RunUserQueryOptions): Promise<UserQueryResult> {
     return runUserQuery(this, sql, options);
+  }
+
+  /**
+   * The same run with its rows left as the engine's JSON text (value arrays, or objects
+   * keyed by column name with `isKeyed`): what an answer sent on as JSON needs, no value read.
+   */
+  runJson(sql: string, options: RunUserQueryOptions): Promise<UserQueryJson> {
+    return runUserQueryJson(this, sql, options);
   }
 
   /** Starts a download of `sql`'s result in CSV, JSON or Parquet. */

@@ -1,24 +1,28 @@
-import { type endpoints, rowsAsObjects } from "@epicenter/contracts";
+import type { endpoints } from "@epicenter/contracts";
+import { JsonText } from "../../http/json-text";
 import type { Handler } from "../../http/mount";
 import type { QueryServiceDeps } from "../../services/queries/run-query";
 import { runRequested } from "./run-request";
 
-/** `POST /api/query`: runs a statement, or a saved query by id, and answers in the spec's shape. */
+/**
+ * `POST /api/query`: runs a statement, or a saved query by id, and answers in the spec's
+ * shape, `data` the rows as objects keyed by column name, written from the engine's lines
+ * without reading a value (the byte limit counts the keys).
+ */
 export function postQuery(deps: QueryServiceDeps): Handler<typeof endpoints.runQuery> {
   return async ({ body, query, c }) => {
-    // Sent as objects keyed by column name: the byte limit counts the keys.
     const { sql, result } = await runRequested(deps, c, { ...body, savedQueryId: query.query_id }, { isKeyed: true });
-    return {
-      success: true as const,
-      result: {
+    return JsonText.object({
+      success: true,
+      result: JsonText.object({
         columns: result.columns,
-        data: rowsAsObjects(result),
+        data: new JsonText(result.rowsJson),
         row_count: result.row_count,
         execution_time_ms: result.execution_time_ms,
         truncated: result.truncated,
-        ...(result.truncated_by ? { truncated_by: result.truncated_by } : {}),
-      },
+        truncated_by: result.truncated_by,
+      }),
       query: sql,
-    };
+    });
   };
 }

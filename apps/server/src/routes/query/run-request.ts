@@ -1,11 +1,11 @@
-/** What both run endpoints share: the statement or saved query asked for, run as the caller. */
-import type { QueryResult, RunQueryRequest } from "@epicenter/contracts";
+/** What both run endpoints share: the statement or saved query asked for, run as the caller, its rows left as JSON text. */
+import type { RunQueryRequest } from "@epicenter/contracts";
 import { DEFAULT_QUERY_ROW_LIMIT } from "@epicenter/contracts";
 import type { Context } from "hono";
 import { principalOf } from "../../http/access";
 import type { AppEnv } from "../../http/env";
 import { badRequest, notFound } from "../../http/errors";
-import { type QueryServiceDeps, runQuery } from "../../services/queries/run-query";
+import { type QueryJson, type QueryServiceDeps, runQueryJson } from "../../services/queries/run-query";
 import { savedQueryRun } from "../../services/queries/saved-queries";
 
 export async function runRequested(
@@ -13,7 +13,7 @@ export async function runRequested(
   c: Context<AppEnv>,
   request: RunQueryRequest & { savedQueryId?: string | undefined },
   options: { isKeyed: boolean },
-): Promise<{ sql: string; result: QueryResult }> {
+): Promise<{ sql: string; result: QueryJson }> {
   const principal = principalOf(c);
   const savedQueryId = request.query_id ?? request.savedQueryId;
   if (request.query === undefined && savedQueryId === undefined) {
@@ -25,7 +25,7 @@ export async function runRequested(
     principal.user.id,
   );
   if (!run) throw notFound("No saved query with that id is visible to you.");
-  const result = await runQuery(deps, {
+  const result = await runQueryJson(deps, {
     sql: run.sql,
     limit: request.limit ?? DEFAULT_QUERY_ROW_LIMIT,
     savedQueryId: run.savedQueryId,

@@ -11,9 +11,11 @@ import type { AppDb, QueryRunRecord } from "@epicenter/db";
 import {
   type EngineOutputFormat,
   type ExportFormat,
+  type RunUserQueryOptions,
   type Sandbox,
   SandboxError,
   type UserQueryExport,
+  type UserQueryJson,
 } from "@epicenter/warehouse";
 import type { Logger } from "pino";
 import { type QueryAdmission, QueryServiceBusy } from "./admission";
@@ -43,7 +45,7 @@ export interface QueryRequest {
   origin: QueryRunRecord["origin"];
   signal?: AbortSignal;
   timeoutMs?: number;
-  /** The answer goes out as objects keyed by column name: count the keys against the byte limit. */
+  /** The answer goes out as objects keyed by column name (`runQueryJson`): count the keys against the byte limit. */
   isKeyed?: boolean;
   /** Values of the statement's `{name:Type}` parameters; the engine binds them. */
   params?: QueryParams | undefined;
@@ -87,13 +89,35 @@ async function admit(deps: QueryServiceDeps, request: Pick<QueryRequest, "origin
 }
 
 export async function runQuery(deps: QueryServiceDeps, request: QueryRequest): Promise<QueryResult> {
+  const { queryId: _queryId, ...result } = await runRecorded(deps, request, (options) =>
+    deps.sandbox.run(request.sql, options),
+  );
+  return result;
+}
+
+/** The same run, its rows left as the engine's JSON text (keyed by column name with `isKeyed`): for the REST edge. */
+export async function runQueryJson(deps: QueryServiceDeps, request: QueryRequest): Promise<QueryJson> {
+  const { queryId: _queryId, ...result } = await runRecorded(deps, request, (options) =>
+    deps.sandbox.runJson(request.sql, options),
+  );
+  return result;
+}
+
+/** A result whose rows are still JSON text: `[[…],…]`, or `[{…},…]` when keyed. */
+export type QueryJson = Omit<UserQueryJson, "queryId">;
+
+async function runRecorded<T extends { execution_time_ms: number; row_count: number }>(
+  deps: QueryServiceDeps,
+  request: QueryRequest,
+  run: (options: RunUserQueryOptions) => Promise<T>,
+): Promise<T> {
   const startedAt = deps.clock();
   const started = performance.now();
   const owner = ownerOf(request);
   try {
     await admit(deps, request);
     const answer = await deps.admission.run(owner, () =>
-      deps.sandbox.run(request.sql, {
+      run({
         limit: request.limit,
         owner,
         ...(request.isKeyed ? { isKeyed: true } : {}),
@@ -108,8 +132,7 @@ export async function runQuery(deps: QueryServiceDeps, request: QueryRequest): P
       rowCount: answer.row_count,
       failure: null,
     });
-    const { queryId: _queryId, ...result } = answer;
-    return result;
+    return answer;
   } catch (error) {
     record(deps, request, startedAt, { durationMs: performance.now() - started, rowCount: 0, failure: error });
     throw error;
