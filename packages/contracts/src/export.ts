@@ -7,7 +7,9 @@ export const MAX_EXPORT_ROW_LIMIT = 1_000_000;
 export const ZExportQueryRequest = z
   .object({
     query: z.string().min(1).max(MAX_QUERY_LENGTH).describe("One SELECT statement"),
-    format: z.enum(["csv", "json", "parquet"]).describe("CSV with a header, JSON lines, or Parquet"),
+    format: z
+      .enum(["csv", "json", "parquet", "arrow"])
+      .describe("CSV with a header, a JSON array of objects, Parquet, or an Arrow IPC stream"),
     limit: z.number().int().min(1).max(MAX_EXPORT_ROW_LIMIT).default(MAX_EXPORT_ROW_LIMIT).describe("Rows at most"),
     filename: z
       .string()

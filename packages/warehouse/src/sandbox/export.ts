@@ -1,6 +1,6 @@
 /**
  * Downloads of a user query's result in the engine's own formats: CSV (`CSVWithNames`),
- * JSON (a JSON array of row objects) and Parquet, through the same validation, tagging,
+ * JSON (a JSON array of row objects), Parquet and Arrow (`ArrowStream`), through the same validation, tagging,
  * fair share and time limit as an interactive run, bounded by `maxRows`.
  *
  * The engine produces a chunk only when the reader has taken the last one, so a slow
@@ -9,7 +9,7 @@
  * and `downloadIdleMs` without the reader taking a byte, after which it is cut and its
  * session freed. JSON is produced from `JSONEachRow`, so the file is exactly the API's
  * `data`: `[`, the rows separated by commas, `]`. CSV cells that a spreadsheet would run
- * as a formula are defused (`csv-cells.ts`); JSON and Parquet are exact.
+ * as a formula are defused (`csv-cells.ts`); JSON, Parquet and Arrow are exact.
  */
 import { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
@@ -18,12 +18,14 @@ import { QueryCancelledError, SandboxError } from "./errors";
 import type { Sandbox, SandboxOwner } from "./sandbox";
 import { newQueryId, wrapForExport } from "./sql-text";
 
-export type ExportFormat = "csv" | "json" | "parquet";
+export type ExportFormat = "csv" | "json" | "parquet" | "arrow";
 
 export const EXPORT_FORMATS: Record<ExportFormat, { engineFormat: string; contentType: string; extension: string }> = {
   csv: { engineFormat: "CSVWithNames", contentType: "text/csv; charset=utf-8", extension: "csv" },
   json: { engineFormat: "JSONEachRow", contentType: "application/json; charset=utf-8", extension: "json" },
   parquet: { engineFormat: "Parquet", contentType: "application/vnd.apache.parquet", extension: "parquet" },
+  // The IPC stream (not the file) format: what pyarrow, Polars, DuckDB and arrow-js read from a response body.
+  arrow: { engineFormat: "ArrowStream", contentType: "application/vnd.apache.arrow.stream", extension: "arrows" },
 };
 
 /** Most rows one download may hold. */

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { rowsAsObjects } from "@epicenter/contracts";
+import { tableFromIPC } from "apache-arrow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openWarehouse, type Warehouse } from "../client";
 import { migrateWarehouse } from "../migrate";
@@ -377,6 +378,22 @@ describe("downloads", () => {
       `SELECT count() AS n, max(number) AS top FROM file('${file}', Parquet)`,
     );
     expect(rows).toEqual([{ n: "200000", top: "199999" }]);
+  });
+
+  it("streams an Arrow IPC stream that arrow-js reads back with the engine's types", async () => {
+    const result = await sandbox.stream(
+      "SELECT number AS n, toString(number) AS s, number / 4 AS f FROM numbers(100000)",
+      { format: "arrow", maxRows: 70_000 },
+    );
+    expect(result.contentType).toBe("application/vnd.apache.arrow.stream");
+    const table = tableFromIPC(await read(result.stream));
+    expect(table.numRows).toBe(70_000);
+    expect(table.schema.fields.map((field) => `${field.name} ${field.type}`)).toEqual([
+      "n Uint64",
+      "s Utf8",
+      "f Float64",
+    ]);
+    expect(table.get(69_999)?.toJSON()).toEqual({ n: 69_999n, s: "69999", f: 17_499.75 });
   });
 
   it("refuses before the first byte, and stops the engine when the reader goes away", async () => {

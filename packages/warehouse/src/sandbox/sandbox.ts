@@ -16,7 +16,8 @@
  * - `max_result_bytes` as a backstop for downloads (interactive results are cut by bytes
  *   as they arrive, `run.ts`);
  * - `output_format_json_quote_64bit_integers = 1`, as the warehouse pins it;
- * - `optimize_aggregation_in_order = 1` (figures in docs/BENCHMARKS.md).
+ * - `optimize_aggregation_in_order = 1` (figures in docs/BENCHMARKS.md);
+ * - Arrow output uncompressed with text as Utf8, which every Arrow reader takes.
  * The analyzer of chDB 26.7 applies a subquery's `SETTINGS` without the readonly check or
  * the profile's constraints (ClickHouse #116028; clamped upstream from 26.9 by #115397),
  * so each limit is also held where no SQL reaches: time by the supervisor below (the
@@ -423,6 +424,10 @@ export function sandboxSettings(limits: Partial<SandboxLimits> = {}): ClickHouse
     result_overflow_mode: "throw",
     output_format_json_quote_64bit_integers: 1,
     optimize_aggregation_in_order: 1,
+    // Arrow downloads every Arrow reader can open: arrow-js reads no compressed batches,
+    // and text as Utf8 rather than Binary is what dataframes expect.
+    output_format_arrow_compression_method: "none",
+    output_format_arrow_string_as_string: 1,
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * The editor's downloads: the whole result of the editor's SQL (up to 1,000,000 rows) in
- * the engine's CSV, JSON or Parquet, not only the rows on screen, with the values of its
+ * the engine's CSV, JSON, Parquet or Arrow, not only the rows on screen, with the values of its
  * `{name:Type}` parameters; until every parameter has a valid value the buttons say so
  * instead of failing on the server.
  */
@@ -9,7 +9,7 @@ import { useState } from "react";
 import { downloadResult } from "../api";
 import styles from "./editor.module.css";
 
-type DownloadFormat = "csv" | "json" | "parquet";
+type DownloadFormat = "csv" | "json" | "parquet" | "arrow";
 
 const PARAMETERISED_NOTE = "Give every parameter a value to download.";
 
@@ -18,6 +18,7 @@ const DOWNLOAD_NOTES: Record<DownloadFormat, string> = {
   csv: "All rows, up to 1,000,000. Text cells that start with =, +, -, @, a tab or a line break get a leading ' so spreadsheets show them as text instead of running them.",
   json: "All rows, up to 1,000,000, as a JSON array of objects: values exactly as queried.",
   parquet: "All rows, up to 1,000,000, as Parquet: values and types exactly as queried.",
+  arrow: "All rows, up to 1,000,000, as an Arrow IPC stream (for pyarrow, Polars, DuckDB, R): values and types exactly as queried.",
 };
 
 export function DownloadButtons({
@@ -59,7 +60,7 @@ export function DownloadButtons({
       <span className={styles.downloadsCaption}>
         {hasParameters ? "Give every parameter a value to download:" : "All rows, up to 1,000,000:"}
       </span>
-      {(["csv", "json", "parquet"] as const).map((format) => (
+      {(["csv", "json", "parquet", "arrow"] as const).map((format) => (
         <button
           key={format}
           type="button"
