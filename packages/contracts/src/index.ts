@@ -29,6 +29,7 @@ export * from "./keys";
 export * from "./markets";
 export { buildOpenApiDocument, type OpenApiOptions } from "./openapi";
 export * from "./query";
+export * from "./query-advice";
 export * from "./query-node";
 export * from "./query-params";
 export * from "./sample-sql";

@@ -25,6 +25,13 @@ WHERE rn = 1
 ORDER BY volume24hr DESC NULLS LAST
 LIMIT 20`;
 
+/** Docs: the latest-row pattern's rows from the latest-state twin, the rewrite the editor offers. */
+export const DOCS_LATEST_WINDOW_SQL = `SELECT id, question, yes_probability, volume24hr, sync_timestamp
+FROM polymarket.markets_latest FINAL
+WHERE sync_timestamp >= now() - INTERVAL 1 DAY
+ORDER BY volume24hr DESC NULLS LAST
+LIMIT 20`;
+
 /** Docs: the same from a *_latest table, with FINAL. */
 export const DOCS_LATEST_TABLE_SQL = `SELECT ticker, title, yes_sub_title, last_price_dollars, volume_24h
 FROM kalshi.markets_latest FINAL

@@ -8,6 +8,7 @@ import {
   DOCS_HISTORY_SQL,
   DOCS_LATEST_ROW_SQL,
   DOCS_LATEST_TABLE_SQL,
+  DOCS_LATEST_WINDOW_SQL,
 } from "@epicenter/contracts";
 import { Brain, Code2, SquareArrowOutUpRight } from "lucide-react";
 import { Link } from "react-router";
@@ -100,7 +101,21 @@ export function DocsSection() {
         />
         <p>
           Faster: each snapshot table has a latest-state twin (<code>*_latest</code>) holding only the newest snapshot
-          of each object. Read it with <code>FINAL</code> so rows not yet merged are collapsed:
+          of each object. Read it with <code>FINAL</code> so rows not yet merged are collapsed. With the window's bound
+          on <code>sync_timestamp</code> it answers exactly the rows of the pattern above: the pattern sorts every
+          snapshot of the window (about 150 ms for a day of 10,000 markets), the twin reads one row per market (about 6
+          ms). The editor offers this rewrite when it sees the pattern.
+        </p>
+        <CodeBlock
+          code={DOCS_LATEST_WINDOW_SQL}
+          caption="The same rows from polymarket.markets_latest FINAL"
+          actions={<OpenInEditor sql={DOCS_LATEST_WINDOW_SQL} title="Latest snapshot per market, fast" />}
+        />
+        <p>
+          For the state as of a past moment, read <code>polymarket.markets_asof(ts = …)</code> (or{" "}
+          <code>kalshi.markets_asof</code>). Over a window with other filters, the newest row per market is{" "}
+          <code>argMax(column, sync_timestamp) … GROUP BY id</code>, which reads the snapshots without sorting them. The
+          current state of every object:
         </p>
         <CodeBlock
           code={DOCS_LATEST_TABLE_SQL}

@@ -18,7 +18,8 @@ const DOWNLOAD_NOTES: Record<DownloadFormat, string> = {
   csv: "All rows, up to 1,000,000. Text cells that start with =, +, -, @, a tab or a line break get a leading ' so spreadsheets show them as text instead of running them.",
   json: "All rows, up to 1,000,000, as a JSON array of objects: values exactly as queried.",
   parquet: "All rows, up to 1,000,000, as Parquet: values and types exactly as queried.",
-  arrow: "All rows, up to 1,000,000, as an Arrow IPC stream (for pyarrow, Polars, DuckDB, R): values and types exactly as queried.",
+  arrow:
+    "All rows, up to 1,000,000, as an Arrow IPC stream (for pyarrow, Polars, DuckDB, R): values and types exactly as queried.",
 };
 
 export function DownloadButtons({

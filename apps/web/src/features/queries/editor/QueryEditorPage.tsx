@@ -27,6 +27,7 @@ import { copyShareLink, EditorTools, useEditorKeys, useSidePanel } from "./Edito
 import styles from "./editor.module.css";
 import { ParameterInputs } from "./ParameterInputs";
 import { firstUnready, valuesFor } from "./parameters";
+import { QueryAdviceNote } from "./QueryAdviceNote";
 import { QueryTabs } from "./QueryTabs";
 import { ResultChart } from "./ResultChart";
 import { ResultsGrid } from "./ResultsGrid";
@@ -92,6 +93,8 @@ function Editor({
   // The tab answers the click at once; drawing a chart of thousands of rows happens in a
   // render React can interrupt, so the page never freezes on it.
   const shownView = useDeferredValue(view);
+  // Advice follows the text at the pace typing leaves room for.
+  const adviceSql = useDeferredValue(sql);
   const [chart, setChart] = useState<ChartSpec | null>(saved?.chart ?? prefill?.chart ?? null);
   const [dialog, setDialog] = useState<"save" | "save-as" | "shortcuts" | null>(null);
   const { panel, setPanel, toggle: togglePanel } = useSidePanel();
@@ -106,6 +109,7 @@ function Editor({
 
   const dialect = useSqlDialect();
   const tables = useCatalogTables();
+  const tableNames = useMemo(() => (tables.data?.tables ?? []).map((table) => table.full_name), [tables.data]);
   const create = useCreateSavedQuery();
   const update = useUpdateSavedQuery();
   const isOwner = saved?.is_owner ?? false;
@@ -316,6 +320,14 @@ function Editor({
           </div>
 
           <section className={styles.resultPane} aria-label="Result">
+            <QueryAdviceNote
+              sql={adviceSql}
+              tables={tableNames}
+              onRewrite={(text) => {
+                setSql(text);
+                setNotice("Rewritten to the faster form: run it to compare");
+              }}
+            />
             <ParameterInputs
               parameters={parameters}
               values={parameterValues}
