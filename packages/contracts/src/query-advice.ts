@@ -25,7 +25,7 @@ export interface QueryAdvice {
   rewrite?: string;
 }
 
-const NAME = String.raw`[A-Za-z_][A-Za-z0-9_]*`;
+const NAME = "[A-Za-z_][A-Za-z0-9_]*";
 const WINDOW = new RegExp(
   String.raw`row_number\s*\(\s*\)\s*OVER\s*\(\s*PARTITION\s+BY\s+(${NAME})\s+ORDER\s+BY\s+sync_timestamp\s+DESC\s*\)\s*(?:AS\s+)?(${NAME})`,
   "i",
