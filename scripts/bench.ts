@@ -62,6 +62,7 @@ import { parseArgs, promisify } from "node:util";
 import { openWarehouse } from "@epicenter/warehouse";
 import { parseConfig } from "../apps/server/src/config";
 import { startServer } from "../apps/server/src/main";
+import { benchParams, type ContentionTiming, runExamplesUnderContention } from "./bench/contention";
 import { type DatasetProfile, generateDataset, profile } from "./bench/dataset";
 import { exportParquet, openDuckDb, type ParquetExport } from "./bench/duckdb";
 import { historySection, withHistorySection } from "./bench/history-section";
@@ -101,6 +102,8 @@ const ALL_PHASES = [
   "resolutions",
 ] as const;
 const BENCH_EMAIL = "bench@epicenter.test";
+/** Another user, who keeps the machine busy while the gallery runs (`bench/contention.ts`). */
+const HOG_EMAIL = "busy@epicenter.test";
 
 const { values } = parseArgs({
   options: {
@@ -166,6 +169,7 @@ const sections: Partial<Record<Phase, string>> = {};
 
 let dataset: DatasetProfile | undefined;
 let queryTimings: QueryTiming[] | undefined;
+let contention: ContentionTiming[] | undefined;
 let parquet: ParquetExport | undefined;
 let ingest: IngestBenchResult | undefined;
 let load: LoadResult | undefined;
@@ -224,13 +228,24 @@ try {
         );
         const duck = await openDuckDb(parquetDir, 2);
         duckdbVersion = duck.version;
+        const baseUrl = `http://127.0.0.1:${server.port}`;
         try {
-          return await runQueryBench(
-            { baseUrl: `http://127.0.0.1:${server.port}`, apiKey, warehouse, warehousePath, duck },
+          const timings = await runQueryBench(
+            { baseUrl, apiKey, warehouse, warehousePath, duck },
             benchQueries(lookupId),
             num("runs"),
             log,
           );
+          const [kalshi] = await warehouse.query<{ ticker: string }>(
+            "SELECT ticker FROM kalshi.markets_latest FINAL ORDER BY volume DESC LIMIT 1",
+          );
+          contention = await runExamplesUnderContention(
+            { baseUrl, apiKey, hogKey: await createApiKey(env, HOG_EMAIL, { allow: true }) },
+            benchParams(lookupId, kalshi?.ticker ?? ""),
+            3,
+            log,
+          );
+          return timings;
         } finally {
           duck.close();
         }
@@ -400,7 +415,9 @@ const context = { startedAt, machine, timings, flags: process.argv.slice(2).join
 // A partial run keeps the full run's machine and phase table; its sections carry their own date.
 if (DEFAULT_PHASES.every((name) => only.has(name))) sections.header = headerSection(context);
 if (dataset && !Number.isNaN(dataset.generateMs)) sections.dataset = datasetSection(dataset, context);
-if (queryTimings && dataset) sections.queries = queriesSection(queryTimings, dataset, parquet, num("runs"), context);
+if (queryTimings && dataset) {
+  sections.queries = queriesSection(queryTimings, dataset, parquet, num("runs"), context, contention);
+}
 if (ingest) sections.ingest = ingestSection(ingest, context);
 if (load && overload) sections.load = loadSection(load, overload, context);
 if (hostile) sections.hostile = hostileSection(hostile, context);

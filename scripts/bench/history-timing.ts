@@ -12,6 +12,7 @@
  */
 import { sandboxSettings, type Warehouse } from "@epicenter/warehouse";
 import type { DuckDb } from "./duckdb";
+import { openProductClient } from "./product-client";
 import type { BenchQuery } from "./queries";
 import { type Spread, spreadOf } from "./stats";
 
@@ -70,6 +71,7 @@ export async function timeHistoryQueries(
   log: (line: string) => void,
 ): Promise<HistoryQueryTiming[]> {
   const engineSettings = sandboxSettings({ maxExecutionSeconds: 600 });
+  const client = openProductClient(target.baseUrl, target.apiKey);
   const timed = async (work: () => Promise<Omit<Sample, "ms">>): Promise<Sample> => {
     const started = performance.now();
     try {
@@ -83,21 +85,15 @@ export async function timeHistoryQueries(
     }
   };
   const paths = [
-    (sql: string) =>
-      timed(async () => {
-        const response = await fetch(`${target.baseUrl}/api/query`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${target.apiKey}`, "content-type": "application/json" },
-          body: JSON.stringify({ query: sql, limit: ROW_LIMIT }),
-        });
-        const body = (await response.json()) as {
-          result?: { row_count: number; execution_time_ms: number };
-          error?: { message: string };
-        };
-        if (!response.ok || !body.result)
-          return { rows: 0, error: `${response.status}: ${body.error?.message ?? "no result"}` };
-        return { rows: body.result.row_count, error: null, serviceMs: body.result.execution_time_ms };
-      }),
+    async (sql: string): Promise<Sample> => {
+      const answer = await client.run(sql, ROW_LIMIT);
+      return {
+        ms: answer.ms,
+        rows: answer.rows,
+        error: answer.error,
+        ...(answer.serviceMs === undefined ? {} : { serviceMs: answer.serviceMs }),
+      };
+    },
     (sql: string) =>
       timed(async () => ({
         rows: (await target.warehouse.query(sql, { settings: engineSettings })).length,
@@ -146,6 +142,7 @@ export async function timeHistoryQueries(
       profile: await profile(target.warehouse, query.clickhouse),
     });
   }
+  client.close();
   return results;
 }
 

@@ -1,7 +1,8 @@
 /**
  * Each query three ways, side by side in the same run:
  * - product: `POST /api/query` over HTTP on loopback with an API key, on a real
- *   `startServer` (auth, validation by the engine's parser, the sandbox, recording the run);
+ *   `startServer` (auth, validation by the engine's parser, the sandbox, recording the run),
+ *   called and timed from a process of its own as a user's client is (`product-client.ts`);
  * - engine: the same SQL on a warehouse client over the same data, under the sandbox's
  *   engine settings, nothing else;
  * - DuckDB: the translated SQL over the Parquet export.
@@ -18,6 +19,7 @@
  */
 import { sandboxSettings, type Warehouse } from "@epicenter/warehouse";
 import type { DuckDb } from "./duckdb";
+import { type Endpoint, openProductClient } from "./product-client";
 import type { BenchQuery } from "./queries";
 import { type Spread, spreadOf } from "./stats";
 
@@ -64,20 +66,11 @@ export async function runQueryBench(
   runs: number,
   log: (line: string) => void,
 ): Promise<QueryTiming[]> {
-  const product = async (sql: string) => {
-    const started = performance.now();
-    const response = await fetch(`${target.baseUrl}/api/query`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${target.apiKey}`, "content-type": "application/json" },
-      body: JSON.stringify({ query: sql, limit: ROW_LIMIT }),
-    });
-    const body = (await response.json()) as {
-      result?: { row_count: number; execution_time_ms: number };
-      error?: { message: string };
-    };
-    const ms = performance.now() - started;
-    if (!response.ok || !body.result) throw new Error(`POST /api/query ${response.status}: ${body.error?.message}`);
-    return { ms, rows: body.result.row_count, serviceMs: body.result.execution_time_ms };
+  const client = openProductClient(target.baseUrl, target.apiKey);
+  const product = async (sql: string, endpoint?: Endpoint) => {
+    const answer = await client.run(sql, ROW_LIMIT, undefined, endpoint);
+    if (answer.error !== null) throw new Error(`POST /api/query ${answer.error}`);
+    return { ms: answer.ms, rows: answer.rows, serviceMs: answer.serviceMs ?? Number.NaN };
   };
   // The engine's own time with the settings the sandbox runs user SQL under (threads,
   // aggregation in order, limits): product − engine is then the service's cost alone, not
@@ -114,7 +107,7 @@ export async function runQueryBench(
       let d = { ms: 0, rows: 0 };
       const paths = [
         async () => {
-          p = await product(query.clickhouse);
+          p = await product(query.clickhouse, query.endpoint);
         },
         async () => {
           e = await engine(query.clickhouse);
@@ -135,6 +128,7 @@ export async function runQueryBench(
     log(`  query round ${round < 0 ? "warm-up" : round + 1}/${runs} done`);
   }
 
+  client.close();
   const profiles = await profileQueries(target, queries);
   return queries.map((query, i) => {
     const bucket = samples[i] as (typeof samples)[number];

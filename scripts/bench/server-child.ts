@@ -91,7 +91,18 @@ export async function startChildServer(env: Record<string, string>): Promise<Chi
 }
 
 /** `npm run admin -- keys create` in a child, exactly as an operator would; returns the key. */
-export async function createApiKey(env: Record<string, string>, email: string): Promise<string> {
+export async function createApiKey(
+  env: Record<string, string>,
+  email: string,
+  options: { allow?: boolean } = {},
+): Promise<string> {
+  if (options.allow) {
+    await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "apps/server/src/cli/admin.ts", "allow", "add", email],
+      { env: { ...process.env, ...env } },
+    );
+  }
   const { stdout } = await promisify(execFile)(
     process.execPath,
     ["--import", "tsx", "apps/server/src/cli/admin.ts", "keys", "create", "--email", email, "--name", "bench"],
