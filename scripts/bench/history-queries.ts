@@ -16,6 +16,7 @@ import { migrateWarehouse, openWarehouse, resolutionsSql, type Warehouse } from 
 import { parseConfig } from "../../apps/server/src/config";
 import { startServer } from "../../apps/server/src/main";
 import { EXAMPLE_QUERIES } from "../../apps/server/src/services/queries/examples";
+import { benchParams, type ContentionTiming, runExamplesUnderContention } from "./contention";
 import { exportParquet, openDuckDb, type ParquetExport } from "./duckdb";
 import { measureTable, type TableBytes } from "./history-disk";
 import { generateSyntheticHistory, type SyntheticHistory } from "./history-synthetic";
@@ -26,6 +27,7 @@ import { createApiKey, serverEnv } from "./server-child";
 export const PRICE_PATH_EXAMPLE = "5e1a0000-0000-4000-8000-000000000009";
 export const CALIBRATION_EXAMPLE = "5e1a0000-0000-4000-8000-000000000010";
 const BENCH_EMAIL = "bench@epicenter.test";
+const HOG_EMAIL = "busy@epicenter.test";
 
 function exampleSql(id: string): string {
   const found = EXAMPLE_QUERIES.find((query) => query.id === id);
@@ -162,6 +164,8 @@ export interface HistoryQueryResult {
   calibrationAgrees: boolean;
   /** Deriving the resolutions ledger over the whole archive (the migration's backfill). */
   ledgerMs: number;
+  /** Every gallery example on this archive, quiet and beside another user's scans. */
+  contention: ContentionTiming[];
   engineVersion: string;
   duckdbVersion: string;
   /** The 1-minute load average when the data was ready, and when the queries were done. */
@@ -259,7 +263,19 @@ export async function runHistoryQueries(
       log(
         `calibration: DuckDB's answer over every point ${calibrationAgrees ? "equals" : "DIFFERS FROM"} the product's`,
       );
+      // The gallery's history examples (the calibration over 200 M points among them) beside another user's scans.
+      const contention = await runExamplesUnderContention(
+        {
+          baseUrl: `http://127.0.0.1:${server.port}`,
+          apiKey,
+          hogKey: await createApiKey(env, HOG_EMAIL, { allow: true }),
+        },
+        benchParams(lookupId, ""),
+        3,
+        log,
+      );
       return {
+        contention,
         synthetic,
         prices,
         lookupId,

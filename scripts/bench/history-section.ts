@@ -11,7 +11,7 @@ import type { HistoryBenchResult } from "../bench-history";
 import type { TableBytes } from "./history-disk";
 import { ARCHIVE, projectVenue, type VenueProjection } from "./history-projection";
 import type { PathTiming } from "./history-timing";
-import { measured, n, phaseLoad, type ReportContext, verdict } from "./sections";
+import { contentionText, measured, n, phaseLoad, type ReportContext, verdict } from "./sections";
 import { mib, seconds, table } from "./stats";
 
 const QUERY_GOAL_MS = 1_000;
@@ -233,7 +233,7 @@ Load average ${q.load.generated} when the data was ready, ${q.load.queried} afte
 
 Each query after one warm-up, ${q.runs} times (3 for a path whose warm-up took over 5 s), the three paths in an
 order that changes from round to round: **product** = \`POST /api/query\` with an API key on an in-process
-\`startServer\` (its sandbox: 30 s time limit, 2 threads); **engine** = the same SQL on a warehouse client with the
+\`startServer\` (its sandbox: 30 s time limit, 2 threads), called and timed from a client process of its own; **engine** = the same SQL on a warehouse client with the
 sandbox's settings but no time limit (how long the query really takes); **DuckDB** = the same question over the
 Parquet export (2 threads). ms, median (min–max, n). Example 9 is the market the gallery picks (the most traded
 resolved one, \`${q.lookupId}\`). The calibration reads the outcomes from \`polymarket.resolutions\` and the prices from
@@ -244,7 +244,8 @@ ${table(["query", "product", "service", "engine", "DuckDB", "rows (product / eng
 
 ${table(["goal: ≤ 1 s through the API", ""], goals)}
 
-The calibration's answer on this data: ${q.calibration.map((row) => `${row.bucket}: ${row.markets} markets, yes ${row.yes_rate}`).join("; ")}.`;
+The calibration's answer on this data: ${q.calibration.map((row) => `${row.bucket}: ${row.markets} markets, yes ${row.yes_rate}`).join("; ")}.
+${q.contention ? contentionText(q.contention) : ""}`;
 }
 
 export function historySection(r: HistoryBenchResult, c: ReportContext): string {

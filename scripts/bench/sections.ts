@@ -118,7 +118,8 @@ ${n(d.marketSnapshotRows)} market-snapshot rows. Each query ${runs} times after 
 paths back to back in every round, in an order that changes from round to round and query to
 query (the call right after another engine's work pays for cold caches). **product** =
 \`POST /api/query\` over HTTP on loopback with an API key, on a real \`startServer\` in this
-process (auth, the parser checks, the sandbox, recording the run); **engine** = the same SQL on
+process (auth, the parser checks, the sandbox, recording the run), called and timed from a client
+process of its own, as a user's is (\`bench/product-client.ts\`); **engine** = the same SQL on
 a warehouse client over the same data, with the sandbox's engine settings (threads, aggregation
 in order, limits); **DuckDB** = the translated SQL over Parquet written by the engine (${
     parquet ? parquet.files.map((f) => `${f.view} ${mib(f.bytes)}`).join(", ") : "not exported"
@@ -320,7 +321,7 @@ ${table(["load", "answers", "time", "peak RSS"], memory)}
 /** A third of the sandbox's time limit: what a gallery example may take on a busy machine. */
 const EXAMPLE_BUDGET_MS = (DEFAULT_SANDBOX_LIMITS.maxExecutionSeconds * 1000) / 3;
 
-function contentionText(timings: ContentionTiming[]): string {
+export function contentionText(timings: ContentionTiming[]): string {
   const slowest = timings.reduce((most, t) => Math.max(most, t.busyMs), 0);
   const failed = timings.filter((t) => t.failure !== undefined);
   return `
