@@ -1,6 +1,5 @@
+import { adviseQuery, DOCS_LATEST_ROW_SQL, DOCS_LATEST_WINDOW_SQL } from "@epicenter/contracts";
 import { describe, expect, it } from "vitest";
-import { adviseQuery } from "./query-advice";
-import { DOCS_LATEST_ROW_SQL, DOCS_LATEST_WINDOW_SQL } from "./sample-sql";
 
 const TABLES = ["polymarket.markets", "polymarket.markets_latest", "kalshi.markets", "kalshi.markets_latest"];
 
