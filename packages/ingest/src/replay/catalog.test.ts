@@ -44,7 +44,8 @@ const kalshiMarkets = (status: string) =>
     "cursor",
   );
 
-describe("the replay's catalog at a venue's size", () => {
+// Each test walks tens of thousands of markets over HTTP: 4–6 s on this 2-core machine, alone.
+describe("the replay's catalog at a venue's size", { timeout: 30_000 }, () => {
   it("serves the closed catalog beside the live one and leaves it out of open walks", async () => {
     now = START;
     const open = await polymarketOpen();
