@@ -79,7 +79,7 @@ describe("a result larger than it looks", () => {
   it("counts the column names when the rows go out as objects", async () => {
     const sql = "SELECT number AS a_rather_long_column_name_repeated_on_every_row FROM numbers(100000)";
     const asArrays = await sandbox.run(sql, { limit: 100_000 });
-    const asObjects = await sandbox.run(sql, { limit: 100_000, isKeyed: true });
+    const asObjects = await sandbox.runJson(sql, { limit: 100_000, isKeyed: true });
     expect(asObjects.truncated).toBe(true);
     expect(asObjects.row_count).toBeLessThan(asArrays.row_count);
   });
