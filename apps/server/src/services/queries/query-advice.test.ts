@@ -1,19 +1,15 @@
 import { adviseQuery, DOCS_LATEST_ROW_SQL, DOCS_LATEST_WINDOW_SQL } from "@epicenter/contracts";
 import { describe, expect, it } from "vitest";
+import { EXAMPLE_QUERIES } from "./examples";
 
 const TABLES = ["polymarket.markets", "polymarket.markets_latest", "kalshi.markets", "kalshi.markets_latest"];
 
-const PATTERN = `SELECT id, question, yes_probability, volume24hr, sync_timestamp
-FROM (
-  SELECT
-    id, question, yes_probability, volume24hr, sync_timestamp,
-    row_number() OVER (PARTITION BY id ORDER BY sync_timestamp DESC) AS rn
-  FROM polymarket.markets
-  WHERE sync_timestamp >= now() - INTERVAL 1 DAY
-)
-WHERE rn = 1
-ORDER BY volume24hr DESC NULLS LAST
-LIMIT 20`;
+/** The gallery's latest-row example, as the editor opens it. */
+const PATTERN = (() => {
+  const example = EXAMPLE_QUERIES.find((query) => query.title.startsWith("Latest snapshot per market"));
+  if (!example) throw new Error("no latest-row example in the gallery");
+  return example.sql;
+})();
 
 describe("query advice", () => {
   it("rewrites the gallery's latest-row pattern to the latest-state twin with the same time bound", () => {

@@ -4,12 +4,13 @@
  * `{name:Type}` parameters; until every parameter has a valid value the buttons say so
  * instead of failing on the server.
  */
+import type { ExportQueryRequest } from "@epicenter/contracts";
 import { Download } from "lucide-react";
 import { useState } from "react";
 import { downloadResult } from "../api";
 import styles from "./editor.module.css";
 
-type DownloadFormat = "csv" | "json" | "parquet" | "arrow";
+type DownloadFormat = ExportQueryRequest["format"];
 
 const PARAMETERISED_NOTE = "Give every parameter a value to download.";
 
