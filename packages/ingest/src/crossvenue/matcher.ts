@@ -128,14 +128,30 @@ function isSame(pair: PairRow, before: PairRow | undefined): boolean {
 const WORDS = (text: string) =>
   `arrayDistinct(arrayFilter(w -> length(w) >= 3 AND NOT has({stop:Array(String)}, w), splitByNonAlpha(lower(${text}))))`;
 
+/** The Polymarket markets a run pairs: the open ones (or all), in the closed pass's window. */
+const POLYMARKET_SCOPE = `({includeClosed:Bool} OR NOT ifNull(closed, false))
+  AND (NOT {windowed:Bool} OR (endDate >= {closesFrom:DateTime64(3, 'UTC')} AND endDate < {closesTo:DateTime64(3, 'UTC')}))`;
+
+/** The Kalshi markets a run pairs: the open ones (or all), closing near the closed pass's window. */
+const KALSHI_SCOPE = `({includeClosed:Bool} OR status IN ('active', 'open', 'initialized', 'unopened'))
+  AND (NOT {windowed:Bool} OR arrayExists(
+    at -> at >= {closesFrom:DateTime64(3, 'UTC')} - toIntervalDay({windowDays:UInt16})
+      AND at < {closesTo:DateTime64(3, 'UTC')} + toIntervalDay({windowDays:UInt16}),
+    [close_time, expected_expiration_time]))`;
+
+/*
+ * Each side's markets are read once for their words (ClickHouse inlines a CTE wherever it
+ * is named, so a CTE named twice is computed twice): Kalshi's words are grouped with the
+ * markets that say them, the common ones left out, and each Polymarket word meets its
+ * group in one join. Texts are joined last, to the few candidates per market.
+ */
 const CANDIDATES = `
 WITH
   p AS (
     SELECT id, endDate, ${WORDS("concat(question, ' ', groupItemTitle)")} AS words,
       NOT {incremental:Bool} OR ifNull(coalesce(createdAt, startDate) >= {since:DateTime64(3, 'UTC')}, false) AS fresh
     FROM polymarket.markets_latest FINAL
-    WHERE ({includeClosed:Bool} OR NOT ifNull(closed, false))
-      AND (NOT {windowed:Bool} OR (endDate >= {closesFrom:DateTime64(3, 'UTC')} AND endDate < {closesTo:DateTime64(3, 'UTC')}))
+    WHERE ${POLYMARKET_SCOPE}
   ),
   k AS (
     SELECT ticker, close_time, expected_expiration_time,
@@ -145,58 +161,54 @@ WITH
       NOT {incremental:Bool} OR ifNull(coalesce(created_time, open_time) >= {since:DateTime64(3, 'UTC')}, false) AS fresh
     FROM (
       SELECT m.*, ifNull(e.title, '') AS event_title_if_untitled
-      FROM (SELECT * FROM kalshi.markets_latest FINAL) AS m
+      FROM (
+        SELECT ticker, event_ticker, title, yes_sub_title, status, close_time, expected_expiration_time,
+          created_time, open_time
+        FROM kalshi.markets_latest FINAL
+      ) AS m
       LEFT JOIN (
         SELECT event_ticker, title FROM kalshi.events_latest FINAL
         WHERE event_ticker IN (SELECT event_ticker FROM kalshi.markets_latest FINAL WHERE title = '')
       ) AS e ON e.event_ticker = m.event_ticker
     )
-    WHERE ({includeClosed:Bool} OR status IN ('active', 'open', 'initialized', 'unopened'))
-      AND (NOT {windowed:Bool} OR arrayExists(
-        at -> at >= {closesFrom:DateTime64(3, 'UTC')} - toIntervalDay({windowDays:UInt16})
-          AND at < {closesTo:DateTime64(3, 'UTC')} + toIntervalDay({windowDays:UInt16}),
-        [close_time, expected_expiration_time]))
+    WHERE ${KALSHI_SCOPE}
   ),
-  k_words AS (SELECT ticker, fresh, arrayJoin(words) AS word FROM k),
-  rare AS (SELECT word FROM k_words GROUP BY word HAVING count() <= {maxTokenMarkets:UInt32}),
-  p_words AS (SELECT id, fresh, arrayJoin(words) AS word FROM p),
-  k_rare AS (SELECT ticker, fresh, word FROM k_words WHERE word IN (SELECT word FROM rare)),
-  shared AS (
-    -- Fresh Polymarket markets against every Kalshi market, then fresh Kalshi markets
-    -- against the rest (a full pass: every market is fresh, the second part is empty).
-    SELECT id, ticker, count() AS shared
+  k_rare AS (
+    SELECT word, groupArray((ticker, close_time, expected_expiration_time, fresh)) AS markets, max(fresh) AS anyFresh
+    FROM (SELECT ticker, close_time, expected_expiration_time, fresh, arrayJoin(words) AS word FROM k)
+    GROUP BY word
+    HAVING count() <= {maxTokenMarkets:UInt32}
+  ),
+  -- Pairs sharing two rare words, within the window, the best few per market. A run after a
+  -- snapshot pairs its fresh markets with every market and the rest with fresh ones only
+  -- (a full pass: every market is fresh).
+  near AS (
+    SELECT id, market.1 AS ticker, count() AS shared
     FROM (
-      SELECT pw.id AS id, kw.ticker AS ticker
-      FROM (SELECT id, word FROM p_words WHERE fresh) AS pw
-      INNER JOIN (SELECT ticker, word FROM k_rare) AS kw ON pw.word = kw.word
-      UNION ALL
-      SELECT pw.id AS id, kw.ticker AS ticker
-      FROM (SELECT id, word FROM p_words WHERE NOT fresh) AS pw
-      INNER JOIN (SELECT ticker, word FROM k_rare WHERE fresh) AS kw ON pw.word = kw.word
+      SELECT id, endDate, arrayJoin(if(fresh, markets, arrayFilter(market -> market.4, markets))) AS market
+      FROM (
+        SELECT pw.id AS id, pw.endDate AS endDate, pw.fresh AS fresh, kw.markets AS markets
+        FROM (SELECT id, endDate, fresh, arrayJoin(words) AS word FROM p) AS pw
+        INNER JOIN k_rare AS kw ON pw.word = kw.word
+        WHERE pw.fresh OR kw.anyFresh
+      )
     )
+    -- Kalshi's close_time can be a far backstop (the World Cup's: 2028); its expected settlement counts too.
+    WHERE endDate IS NULL OR market.2 IS NULL
+      OR least(abs(dateDiff('hour', endDate, market.2)),
+               abs(dateDiff('hour', endDate, ifNull(market.3, market.2)))) <= 24 * {windowDays:UInt16}
     GROUP BY id, ticker
     HAVING shared >= 2
-  ),
-  -- The window and the best few per market on narrow rows, before any text is joined.
-  near AS (
-    SELECT shared.id AS id, shared.ticker AS ticker, shared.shared AS shared
-    FROM shared
-    INNER JOIN (SELECT id, endDate FROM p) AS p ON p.id = shared.id
-    INNER JOIN (SELECT ticker, close_time, expected_expiration_time FROM k) AS k ON k.ticker = shared.ticker
-    -- Kalshi's close_time can be a far backstop (the World Cup's: 2028); its expected settlement counts too.
-    WHERE p.endDate IS NULL OR k.close_time IS NULL
-      OR least(abs(dateDiff('hour', p.endDate, k.close_time)),
-               abs(dateDiff('hour', p.endDate, ifNull(k.expected_expiration_time, k.close_time)))) <= 24 * {windowDays:UInt16}
     ORDER BY id, shared DESC, ticker
     LIMIT {perMarket:UInt16} BY id
   ),
   -- A full pass scores the matcher's own pairs again whatever their words or dates now say,
-  -- so one that no longer matches is found and retired (both markets still in scope).
+  -- so one that no longer matches is found and retired (both markets still in scope: the
+  -- text joins below keep the markets in scope only).
   kept AS (
     SELECT polymarket_id AS id, kalshi_ticker AS ticker, toUInt64(0) AS shared
     FROM crossvenue.market_pairs FINAL
     WHERE NOT {incremental:Bool} AND method = 'auto'
-      AND polymarket_id IN (SELECT id FROM p) AND kalshi_ticker IN (SELECT ticker FROM k)
   )
 SELECT
   pm.id AS polymarket_id, pm.event_id AS polymarket_event_id, pm.question AS question,
@@ -215,11 +227,13 @@ FROM (
 ) AS near
 INNER JOIN (
   SELECT id, event_id, question, groupItemTitle, outcomes, endDate FROM polymarket.markets_latest FINAL
+  WHERE ${POLYMARKET_SCOPE}
 ) AS pm ON pm.id = near.id
 INNER JOIN (
   SELECT ticker, event_ticker, title, yes_sub_title, close_time, expected_expiration_time, rules_primary, rules_secondary,
     floor_strike, cap_strike
   FROM kalshi.markets_latest FINAL
+  WHERE ${KALSHI_SCOPE}
 ) AS km ON km.ticker = near.ticker
 LEFT JOIN (SELECT id, title, description FROM polymarket.events_latest FINAL) AS pe ON pe.id = pm.event_id
 LEFT JOIN (SELECT event_ticker, title FROM kalshi.events_latest FINAL) AS ke ON ke.event_ticker = km.event_ticker
