@@ -143,18 +143,19 @@ const KALSHI_SCOPE = `({includeClosed:Bool} OR status IN ('active', 'open', 'ini
  * Each side's markets are read once for their words (ClickHouse inlines a CTE wherever it
  * is named, so a CTE named twice is computed twice): Kalshi's words are grouped with the
  * markets that say them, the common ones left out, and each Polymarket word meets its
- * group in one join. Texts are joined last, to the few candidates per market.
+ * group in one join. Pairs are counted on the markets' 64-bit hashes and named again
+ * before the best few per market are taken; texts are joined last, to those.
  */
 const CANDIDATES = `
 WITH
   p AS (
-    SELECT id, endDate, ${WORDS("concat(question, ' ', groupItemTitle)")} AS words,
+    SELECT cityHash64(id) AS key, endDate, ${WORDS("concat(question, ' ', groupItemTitle)")} AS words,
       NOT {incremental:Bool} OR ifNull(coalesce(createdAt, startDate) >= {since:DateTime64(3, 'UTC')}, false) AS fresh
     FROM polymarket.markets_latest FINAL
     WHERE ${POLYMARKET_SCOPE}
   ),
   k AS (
-    SELECT ticker, close_time, expected_expiration_time,
+    SELECT cityHash64(ticker) AS key, close_time, expected_expiration_time,
       -- A nested market without a title of its own asks its event's question (issue 25, #5).
       ${WORDS("concat(if(title = '', event_title_if_untitled, title), ' ', yes_sub_title)")} AS words,
       -- Kalshi's nested events send created_time as year 1 (stored as NULL): its opening then.
@@ -174,21 +175,22 @@ WITH
     WHERE ${KALSHI_SCOPE}
   ),
   k_rare AS (
-    SELECT word, groupArray((ticker, close_time, expected_expiration_time, fresh)) AS markets, max(fresh) AS anyFresh
-    FROM (SELECT ticker, close_time, expected_expiration_time, fresh, arrayJoin(words) AS word FROM k)
+    SELECT word, groupArray((key, close_time, expected_expiration_time, fresh)) AS markets, max(fresh) AS anyFresh
+    FROM (SELECT key, close_time, expected_expiration_time, fresh, arrayJoin(words) AS word FROM k)
     GROUP BY word
     HAVING count() <= {maxTokenMarkets:UInt32}
   ),
-  -- Pairs sharing two rare words, within the window, the best few per market. A run after a
-  -- snapshot pairs its fresh markets with every market and the rest with fresh ones only
-  -- (a full pass: every market is fresh).
-  near AS (
-    SELECT id, market.1 AS ticker, count() AS shared
+  -- Pairs sharing two rare words, within the window, counted on the markets' hashes (tens of
+  -- millions of word meetings on busy days: numbers group faster than strings). A run after a
+  -- snapshot pairs its fresh markets with every market and the rest with fresh ones only (a
+  -- full pass: every market is fresh).
+  shared AS (
+    SELECT polymarket, market.1 AS kalshi, count() AS shared
     FROM (
-      SELECT id, endDate, arrayJoin(if(fresh, markets, arrayFilter(market -> market.4, markets))) AS market
+      SELECT polymarket, endDate, arrayJoin(if(fresh, markets, arrayFilter(market -> market.4, markets))) AS market
       FROM (
-        SELECT pw.id AS id, pw.endDate AS endDate, pw.fresh AS fresh, kw.markets AS markets
-        FROM (SELECT id, endDate, fresh, arrayJoin(words) AS word FROM p) AS pw
+        SELECT pw.key AS polymarket, pw.endDate AS endDate, pw.fresh AS fresh, kw.markets AS markets
+        FROM (SELECT key, endDate, fresh, arrayJoin(words) AS word FROM p) AS pw
         INNER JOIN k_rare AS kw ON pw.word = kw.word
         WHERE pw.fresh OR kw.anyFresh
       )
@@ -197,8 +199,17 @@ WITH
     WHERE endDate IS NULL OR market.2 IS NULL
       OR least(abs(dateDiff('hour', endDate, market.2)),
                abs(dateDiff('hour', endDate, ifNull(market.3, market.2)))) <= 24 * {windowDays:UInt16}
-    GROUP BY id, ticker
+    GROUP BY polymarket, kalshi
     HAVING shared >= 2
+  ),
+  -- The best few per market, named again.
+  near AS (
+    SELECT pk.id AS id, kk.ticker AS ticker, shared.shared AS shared
+    FROM shared
+    INNER JOIN (SELECT cityHash64(id) AS key, id FROM polymarket.markets_latest FINAL WHERE ${POLYMARKET_SCOPE}) AS pk
+      ON pk.key = shared.polymarket
+    INNER JOIN (SELECT cityHash64(ticker) AS key, ticker FROM kalshi.markets_latest FINAL WHERE ${KALSHI_SCOPE}) AS kk
+      ON kk.key = shared.kalshi
     ORDER BY id, shared DESC, ticker
     LIMIT {perMarket:UInt16} BY id
   ),
