@@ -4,7 +4,7 @@
  * question's words are said on the other side, and the settlement clauses of both rules.
  * Each comparison adds what differs to the pair's conflicts (`score.ts` weighs them).
  */
-import { actionsOf, type Clauses, deadlineOf, featuresOf, isMonth, plain, wordsOf } from "./features";
+import { actionsOf, type Clauses, deadlineOf, featuresOf, isMonth, plain, remembered, wordsOf } from "./features";
 
 /**
  * What a conflict says: another question altogether (another outcome of the group,
@@ -92,7 +92,7 @@ export function compareConditions(
   // A title of several words is said when one of its words is ("the Democratic Primary" /
   // "the Democratic nominee"): what counts is a party the other side never mentions at all.
   const unsaid = (names: string[], other: string) => {
-    const said = new Set(wordsOf(plain(other)).map(stem));
+    const said = saidStems(other);
     return names.filter((name) => !name.split(" ").some((word) => word.length >= 4 && said.has(stem(word))));
   };
   const pOnly = unsaid(namesNotSaid(named(pRules), k), k);
@@ -139,7 +139,7 @@ export function compareWording(question: string, other: string, side: string, co
   const asked = [...new Set(wordsOf(plain(words)))].filter(
     (word) => !names.has(word) && !isMonth(word) && actionsOf(word).size === 0,
   );
-  const said = new Set(wordsOf(plain(other)).map(stem));
+  const said = saidStems(other);
   const unsaid = asked.filter((word) => !said.has(stem(word)));
   if (asked.length > 0 && unsaid.length * 2 > asked.length) {
     otherQuestion(conflicts, `${side} asks of ${unsaid.join(", ")}, which the other side never says`);
@@ -148,6 +148,9 @@ export function compareWording(question: string, other: string, side: string, co
 }
 
 const stem = (word: string) => word.slice(0, 5);
+
+/** The stems of every word a side says: what a question's words are looked up in. */
+const saidStems = remembered((text: string): ReadonlySet<string> => new Set(wordsOf(plain(text)).map(stem)));
 
 /** A timestamp in a title ("before 2026-02-01T15:00:00.000Z"): a date, not words. */
 const ISO_TIME = /\b\d{4}-\d\d-\d\dT[\d:.]+Z?\b/g;
@@ -175,11 +178,12 @@ const ALIASES: ReadonlyArray<readonly string[]> = [
   ["un", "united nations"],
 ];
 
-const plainWords = (text: string) =>
+const plainWords = remembered((text: string) =>
   plain(text)
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, " ")
-    .trim();
+    .trim(),
+);
 
 /** The settlement clauses both rules state, compared: any that differ keep the pair from the same contract. */
 export function compareClauses(p: Clauses, k: Clauses, reasons: string[], conflicts: string[]): void {

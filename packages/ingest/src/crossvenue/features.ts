@@ -144,6 +144,23 @@ function actsOf(text: string): Set<string> {
 
 export const isMonth = (word: string): boolean => word in MONTHS;
 
+/**
+ * A pure reading of a text, remembered: a pass scores each market against up to eight
+ * candidates, so the same question and rules are read again and again. What it answers is
+ * shared between callers and only read. Bounded: forgotten all at once when full.
+ */
+export function remembered<T>(read: (text: string) => T, capacity = 8_192): (text: string) => T {
+  const seen = new Map<string, T>();
+  return (text) => {
+    const known = seen.get(text);
+    if (known !== undefined) return known;
+    if (seen.size >= capacity) seen.clear();
+    const value = read(text);
+    seen.set(text, value);
+    return value;
+  };
+}
+
 /** Letters without their accents: "Curaçao" and "Curacao" are one name. */
 export function plain(text: string): string {
   return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "");
@@ -176,7 +193,9 @@ export function wordsOf(text: string): string[] {
   );
 }
 
-export function featuresOf(text: string): TextFeatures {
+export const featuresOf: (text: string) => TextFeatures = remembered(readFeatures);
+
+function readFeatures(text: string): TextFeatures {
   const clean = plain(text).replace(/\s+/g, " ").trim();
   return {
     words: new Set(wordsOf(clean)),
