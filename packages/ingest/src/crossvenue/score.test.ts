@@ -365,3 +365,14 @@ describe("the failures issue 25 names, each on the markets it quotes", () => {
     expect(verdict.unsettled).toEqual(["the window: no deadline or close date read on both sides"]);
   });
 });
+
+describe("the scorer's remembered readings", () => {
+  it("scores every development pair the same when its texts are read a second time", () => {
+    // A pass meets each market with up to eight candidates: a reading one comparison
+    // changed would change the next one's verdict.
+    const score = () => development.map((pair) => comparePair(pair.polymarket, pair.kalshi));
+    const first = score();
+    expect(score()).toEqual(first);
+    expect(first.filter((verdict) => verdict.relation === "same_contract").length).toBeGreaterThan(10);
+  });
+});
