@@ -166,17 +166,18 @@ export function plain(text: string): string {
   return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "");
 }
 
+/** A text's reading; `featuresOf` shares one between its callers, so it is read-only. */
 export interface TextFeatures {
   /** Meaningful words, lower-cased, light plural stripping. */
-  words: Set<string>;
+  readonly words: ReadonlySet<string>;
   /** Capitalised names (people, places, organisations, tickers), lower-cased. */
-  entities: Set<string>;
-  quantities: Quantity[];
+  readonly entities: ReadonlySet<string>;
+  readonly quantities: readonly Quantity[];
   /** Dates named in the text, as `MM-DD` (with `YYYY-` when a year is given). */
-  dates: string[];
+  readonly dates: readonly string[];
   /** Years named. */
-  years: Set<number>;
-  direction: "above" | "below" | undefined;
+  readonly years: ReadonlySet<number>;
+  readonly direction: "above" | "below" | undefined;
 }
 
 export function wordsOf(text: string): string[] {

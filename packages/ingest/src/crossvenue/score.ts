@@ -390,16 +390,16 @@ function closeDays(end: string | null, kalshiDates: readonly (string | null)[]):
 }
 
 /** The names that stand in the text as whole words. */
-function namesSaidIn(names: Set<string>, text: string): string[] {
+function namesSaidIn(names: ReadonlySet<string>, text: string): string[] {
   const lower = ` ${text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ")} `;
   return [...names].filter((name) => lower.includes(` ${name.replace(/[^\p{L}\p{N}]+/gu, " ").trim()} `));
 }
 
-function intersection<T>(a: Set<T>, b: Set<T>): T[] {
+function intersection<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): T[] {
   return [...a].filter((value) => b.has(value));
 }
 
-function dice(a: Set<string>, b: Set<string>): number {
+function dice(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   if (a.size === 0 || b.size === 0) return 0;
   return (2 * intersection(a, b).length) / (a.size + b.size);
 }
