@@ -54,7 +54,7 @@ const QUERY_ID = /^[\x21-\x7e]{1,128}$/;
 
 export interface ClickHouseHttpDeps extends QueryServiceDeps {
   access: AccessDeps;
-  warehouse: { query<T>(sql: string): Promise<T[]> };
+  warehouse: { query<T>(sql: string, options?: { params?: Record<string, string> }): Promise<T[]> };
 }
 
 /** Databases a client may choose, and what each means here. */
@@ -151,6 +151,7 @@ async function answer(
   const settings = checkSettings(new Map([...(session?.settings ?? []), ...parameters]));
   const database = databaseOf(parameters.get("database") ?? c.req.header("x-clickhouse-database"));
   const prepared = prepareStatement(text, database, server);
+  if (prepared.table) await mustExist(deps, prepared.table);
   const format =
     prepared.format ?? parameters.get("default_format") ?? c.req.header("x-clickhouse-format") ?? "TabSeparated";
   const contentType = OUTPUT_FORMATS[format];
@@ -219,6 +220,17 @@ async function answer(
     stream = encoded;
   }
   return c.body(Readable.toWeb(stream) as ReadableStream<Uint8Array>, 200, headers);
+}
+
+/** Refuses as ClickHouse does a DESCRIBE or SHOW CREATE of a table the catalogue does not list. */
+async function mustExist(deps: ClickHouseHttpDeps, table: { database: string; name: string }): Promise<void> {
+  const [found] = await deps.warehouse.query<{ tables: string }>(
+    "SELECT count() AS tables FROM epicenter_system.tables WHERE database = {database:String} AND name = {name:String}",
+    { params: { database: table.database, name: table.name } },
+  );
+  if (Number(found?.tables ?? 0) === 0) {
+    refuse(404, 60, "UNKNOWN_TABLE", `Table ${table.database}.${table.name} does not exist`);
+  }
 }
 
 /**

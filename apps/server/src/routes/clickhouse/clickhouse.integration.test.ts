@@ -161,6 +161,13 @@ describe("what connecting tools send", () => {
     expect(await rowsOf("EXISTS TABLE polymarket.markets")).toEqual([["1"]]);
     expect(await rowsOf("EXISTS TABLE internal.secret")).toEqual([["0"]]);
     expect((await rowsOf("SHOW CREATE TABLE polymarket.markets"))[0]?.[0]).toContain("CREATE TABLE polymarket.markets");
+    // A table the catalogue does not list is unknown, as on a ClickHouse server, not an empty answer.
+    for (const statement of ["DESCRIBE TABLE polymarket.nope", "SHOW CREATE TABLE internal.secret", "DESC nope"]) {
+      const refused = await post(statement);
+      expect(refused.status).toBe(404);
+      expect(refused.headers.get("x-clickhouse-exception-code")).toBe("60");
+      expect(await refused.text()).toMatch(/Table (polymarket|internal)\.(nope|secret) does not exist/);
+    }
   });
 
   it("runs drivers' metadata SQL over system.* unchanged, seeing nothing but the market databases", async () => {

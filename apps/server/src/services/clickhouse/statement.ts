@@ -28,6 +28,11 @@ export interface PreparedStatement {
   sql: string;
   /** The format a trailing `FORMAT x` asked for, if any. */
   format: string | undefined;
+  /**
+   * The table a `DESCRIBE` or `SHOW CREATE` names: the catalogue's SELECT answers no rows
+   * for one that is not there, where ClickHouse answers UNKNOWN_TABLE.
+   */
+  table?: { database: string; name: string };
 }
 
 export class StatementError extends Error {
@@ -71,8 +76,8 @@ export function prepareStatement(text: string, database: string, server: ServerF
     code = code.slice(0, -2);
   }
   const translated = translateIntrospection(code, database);
-  const sql = translated ?? tokens.map((token) => text.slice(token.start, token.end)).join("");
-  return { sql: rewrite(sql, server), format };
+  const sql = translated?.sql ?? tokens.map((token) => text.slice(token.start, token.end)).join("");
+  return { sql: rewrite(sql, server), format, ...(translated?.table ? { table: translated.table } : {}) };
 }
 
 /**
@@ -156,13 +161,16 @@ function rewrite(sql: string, server: ServerFacts): string {
  * The SELECT an introspection statement stands for, or undefined when `code` is not one.
  * Names come from the tokens (quoted or not) and go back as string literals, never as SQL.
  */
-function translateIntrospection(code: SqlToken[], database: string): string | undefined {
+function translateIntrospection(
+  code: SqlToken[],
+  database: string,
+): { sql: string; table?: PreparedStatement["table"] } | undefined {
   const [first, second] = code;
   if (isWord(first, "SHOW")) {
     let at = 1;
     if (isWord(code[at], "FULL")) at++;
     if (isWord(code[at], "DATABASES")) {
-      return listOf("system.databases", filterOf(code, at + 1, undefined));
+      return { sql: listOf("system.databases", filterOf(code, at + 1, undefined)) };
     }
     if (isWord(code[at], "TABLES")) {
       let from = database;
@@ -171,13 +179,16 @@ function translateIntrospection(code: SqlToken[], database: string): string | un
         from = nameOf(code[at + 1]);
         at += 2;
       }
-      return listOf("system.tables", filterOf(code, at, `database = ${quote(from)}`));
+      return { sql: listOf("system.tables", filterOf(code, at, `database = ${quote(from)}`)) };
     }
     if (isWord(code[at], "CREATE")) {
       at++;
       if (isWord(code[at], "TABLE", "VIEW", "TEMPORARY")) at++;
       const [table, tableDatabase] = qualifiedName(code.slice(at), database);
-      return `SELECT create_table_query AS statement FROM system.tables WHERE ${tableFilter(tableDatabase, table)}`;
+      return {
+        sql: `SELECT create_table_query AS statement FROM system.tables WHERE ${tableFilter(tableDatabase, table)}`,
+        table: { database: tableDatabase, name: table },
+      };
     }
     throw new StatementError(
       "Only SHOW DATABASES, SHOW TABLES and SHOW CREATE TABLE are answered here; the catalogue is in system.tables and system.columns.",
@@ -188,18 +199,25 @@ function translateIntrospection(code: SqlToken[], database: string): string | un
   if (isWord(first, "DESC", "DESCRIBE")) {
     const rest = code.slice(isWord(second, "TABLE") ? 2 : 1);
     const [table, tableDatabase] = qualifiedName(rest, database);
-    return `SELECT name, type, default_kind AS default_type, default_expression, comment, compression_codec AS codec_expression, '' AS ttl_expression
-      FROM system.columns WHERE ${tableFilter(tableDatabase, table, "table")} ORDER BY position`;
+    return {
+      sql: `SELECT name, type, default_kind AS default_type, default_expression, comment, compression_codec AS codec_expression, '' AS ttl_expression
+      FROM system.columns WHERE ${tableFilter(tableDatabase, table, "table")} ORDER BY position`,
+      table: { database: tableDatabase, name: table },
+    };
   }
   if (isWord(first, "EXISTS")) {
     let at = 1;
     if (isWord(code[at], "TEMPORARY")) at++;
     if (isWord(code[at], "DATABASE")) {
-      return `SELECT toUInt8(count() > 0) AS result FROM system.databases WHERE name = ${quote(nameOf(code[at + 1]))}`;
+      return {
+        sql: `SELECT toUInt8(count() > 0) AS result FROM system.databases WHERE name = ${quote(nameOf(code[at + 1]))}`,
+      };
     }
     if (isWord(code[at], "TABLE", "VIEW", "DICTIONARY")) at++;
     const [table, tableDatabase] = qualifiedName(code.slice(at), database);
-    return `SELECT toUInt8(count() > 0) AS result FROM system.tables WHERE ${tableFilter(tableDatabase, table)}`;
+    return {
+      sql: `SELECT toUInt8(count() > 0) AS result FROM system.tables WHERE ${tableFilter(tableDatabase, table)}`,
+    };
   }
   return undefined;
 }
