@@ -6,12 +6,16 @@
  * SEISMO_API_KEY), with the adjudicator reading the pairs the rules leave to it.
  */
 import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import {
   type Evaluation,
   evaluateByFamily,
   evaluatePairs,
   evaluateWithAdjudicator,
+  LABELLED_FILES,
   type LabelledPair,
+  type MarketPool,
+  sameContractsInPool,
 } from "@epicenter/ingest";
 import { seismoAdjudicator } from "../apps/server/src/services/crossvenue/adjudicator";
 
@@ -19,12 +23,8 @@ const pairsOf = (name: string) =>
   JSON.parse(readFileSync(new URL(`../fixtures/crossvenue/${name}`, import.meta.url), "utf8")) as LabelledPair[];
 
 export const LABELLED_PARTS = {
-  development: () => [
-    ...pairsOf("labelled-pairs.json"),
-    ...pairsOf("pairs-dev.json"),
-    ...pairsOf("pairs-dev-more.json"),
-  ],
-  test: () => pairsOf("pairs-test.json"),
+  development: () => LABELLED_FILES.development.flatMap(pairsOf),
+  test: () => LABELLED_FILES.test.flatMap(pairsOf),
 };
 
 const line = (name: string, evaluation: Evaluation) => {
@@ -39,6 +39,25 @@ export async function runMatcherLabelsBench(log: (line: string) => void): Promis
     ...(env.SEISMO_MODEL ? { model: env.SEISMO_MODEL } : {}),
     ...(env.SEISMO_API_KEY ? { apiKey: env.SEISMO_API_KEY } : {}),
   });
+  const pool = JSON.parse(
+    gunzipSync(readFileSync(new URL(`../fixtures/crossvenue/${LABELLED_FILES.pool}`, import.meta.url))).toString(
+      "utf8",
+    ),
+  ) as MarketPool;
+  const started = performance.now();
+  const { compared, called } = sameContractsInPool(pool, LABELLED_PARTS.development());
+  const count = (label: string | undefined) => called.filter((pair) => pair.label === label).length;
+  log(
+    `development captures, whole (${pool.polymarket.length} Polymarket x ${pool.kalshi.length} Kalshi markets, ${compared} pairs sharing two title words, ${((performance.now() - started) / 1000).toFixed(1)} s):`,
+  );
+  log(
+    `  called the same contract ${called.length}: labelled same_contract ${count("same_contract")}, related ${count("related")}, different ${count("different")}, unlabelled ${count(undefined)}`,
+  );
+  for (const pair of called.filter((pair) => pair.label !== "same_contract")) {
+    log(
+      `    ${pair.label ?? "unlabelled"}: ${pair.polymarket.question} / ${pair.kalshi.title} (${pair.kalshi.ticker})`,
+    );
+  }
   for (const [part, pairs] of Object.entries(LABELLED_PARTS).map(([name, read]) => [name, read()] as const)) {
     log(`${part}, the rules alone:`);
     log(`  ${line("all", evaluatePairs(pairs))}`);

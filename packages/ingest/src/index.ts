@@ -29,7 +29,10 @@ export {
   evaluateByFamily,
   evaluatePairs,
   evaluateWithAdjudicator,
+  LABELLED_FILES,
   type LabelledPair,
+  type MarketPool,
+  sameContractsInPool,
 } from "./crossvenue/evaluate";
 export {
   type KalshiMarketText,

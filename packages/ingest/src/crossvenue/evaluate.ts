@@ -3,11 +3,23 @@
  * the same contract, how many are (precision: a wrong pair is worse than a missing one),
  * and of the pairs that are, how many it finds (recall), overall and per topic family.
  * Pure; the sets live in `fixtures/crossvenue/` with where each pair came from: the
- * development part (`labelled-pairs.json`, `pairs-dev.json`) and the test part
- * (`pairs-test.json`), frozen before the matcher was changed against it (`SPLIT.md`).
+ * development part and the test part, frozen before the matcher was changed against it
+ * (`LABELLED_FILES`, `SPLIT.md`).
  */
 import { type Adjudicator, applyJudgement, askAdjudicator, needsJudgement } from "./adjudication";
+import { featuresOf } from "./features";
 import { comparePair, type KalshiSide, type PairVerdict, type PolymarketSide, type Relation } from "./score";
+
+/**
+ * The labelled files in `fixtures/crossvenue/` by part: the development part, which the
+ * matcher is shaped on, and the test part, frozen before it changed (`SPLIT.md`).
+ */
+export const LABELLED_FILES = {
+  development: ["labelled-pairs.json", "pairs-dev.json", "pairs-dev-more.json", "pairs-dev-near-misses.json"],
+  test: ["pairs-test.json"],
+  /** Whole captures of both venues, development side only: every market, paired or not. */
+  pool: "pool-dev-2026-03.json.gz",
+} as const;
 
 export interface LabelledPair {
   polymarket: PolymarketSide;
@@ -133,3 +145,41 @@ const rank = (family: string) => {
   const at = (FAMILIES as readonly string[]).indexOf(family);
   return at === -1 ? FAMILIES.length : at;
 };
+
+/** Every market of both venues in one capture, unpaired (`LABELLED_FILES.pool`). */
+export interface MarketPool {
+  polymarket: PolymarketSide[];
+  kalshi: KalshiSide[];
+}
+
+/**
+ * The matcher's precision where it meets every market of a capture, not pairs picked for a
+ * label: the pairs it calls the same contract among all those whose titles share two words
+ * (more than its candidate stage sends it), each looked up in the labelled pairs.
+ */
+export function sameContractsInPool(
+  pool: MarketPool,
+  labelled: readonly LabelledPair[],
+): {
+  compared: number;
+  called: Array<{ polymarket: PolymarketSide; kalshi: KalshiSide; label: Relation | undefined }>;
+} {
+  const labels = new Map(labelled.map((pair) => [`${pair.polymarket.id}|${pair.kalshi.ticker}`, pair.label]));
+  const kalshiWords = pool.kalshi.map((market) => featuresOf(`${market.eventTitle ?? ""} ${market.title}`).words);
+  let compared = 0;
+  const called: Array<{ polymarket: PolymarketSide; kalshi: KalshiSide; label: Relation | undefined }> = [];
+  for (const polymarket of pool.polymarket) {
+    const words = featuresOf(
+      `${polymarket.eventTitle ?? ""} ${polymarket.question} ${polymarket.groupItemTitle ?? ""}`,
+    ).words;
+    pool.kalshi.forEach((kalshi, index) => {
+      let shared = 0;
+      for (const word of words) if (kalshiWords[index]?.has(word)) shared++;
+      if (shared < 2) return;
+      compared++;
+      if (comparePair(polymarket, kalshi).relation !== "same_contract") return;
+      called.push({ polymarket, kalshi, label: labels.get(`${polymarket.id}|${kalshi.ticker}`) });
+    });
+  }
+  return { compared, called };
+}

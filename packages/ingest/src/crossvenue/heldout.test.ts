@@ -6,8 +6,17 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { type Evaluation, evaluateByFamily, evaluatePairs, type LabelledPair } from "./evaluate";
+import {
+  type Evaluation,
+  evaluateByFamily,
+  evaluatePairs,
+  LABELLED_FILES,
+  type LabelledPair,
+  type MarketPool,
+  sameContractsInPool,
+} from "./evaluate";
 
 const read = (name: string) => readFileSync(new URL(`../../../../fixtures/crossvenue/${name}`, import.meta.url));
 const pairsOf = (name: string) => JSON.parse(read(name).toString("utf8")) as LabelledPair[];
@@ -15,12 +24,8 @@ const pairsOf = (name: string) => JSON.parse(read(name).toString("utf8")) as Lab
 /** The test part's SHA-256 when it was frozen (2026-11-27, before the matcher changed). */
 const FROZEN_TEST_SHA256 = "4ec1931754871011efbc95c8d66fc2c5e3ebc5a56ed8af1db8e1b67c512490cf";
 
-const development = [
-  ...pairsOf("labelled-pairs.json"),
-  ...pairsOf("pairs-dev.json"),
-  ...pairsOf("pairs-dev-more.json"),
-];
-const test = pairsOf("pairs-test.json");
+const development = LABELLED_FILES.development.flatMap(pairsOf);
+const test = LABELLED_FILES.test.flatMap(pairsOf);
 
 function line(name: string, evaluation: Evaluation): string {
   const same = evaluation.confusion.same_contract;
@@ -46,6 +51,7 @@ describe("the labelled pairs, split in two", () => {
   it("keeps every pair in one part only, each labelled, placed in a family and sourced", () => {
     const key = (pair: LabelledPair) => `${pair.polymarket.id}|${pair.kalshi.ticker}`;
     const inDevelopment = new Set(development.map(key));
+    expect(inDevelopment.size, "a development pair labelled twice").toBe(development.length);
     expect(test.filter((pair) => inDevelopment.has(key(pair)))).toEqual([]);
     for (const pair of [...development, ...test]) {
       expect(["same_contract", "related", "different"]).toContain(pair.label);
@@ -57,6 +63,19 @@ describe("the labelled pairs, split in two", () => {
     const testSeries = new Set(test.map(series));
     expect(development.filter((pair) => testSeries.has(series(pair)))).toEqual([]);
   });
+
+  it("calls nothing the same contract across whole development captures that is not labelled so", () => {
+    const pool = JSON.parse(gunzipSync(read(LABELLED_FILES.pool)).toString("utf8")) as MarketPool;
+    const testSeries = new Set(test.map((pair) => pair.kalshi.ticker.split("-")[0]));
+    expect(pool.kalshi.filter((market) => testSeries.has(market.ticker.split("-")[0]))).toEqual([]);
+    const { compared, called } = sameContractsInPool(pool, development);
+    expect(compared).toBeGreaterThan(5_000);
+    const wrong = called.filter((pair) => pair.label !== "same_contract");
+    expect(
+      wrong.map((pair) => `${pair.polymarket.question} / ${pair.kalshi.title}: ${pair.label ?? "unlabelled"}`),
+    ).toEqual([]);
+    expect(called.length).toBeGreaterThan(20);
+  }, 60_000);
 
   it("measures the matcher on both parts, per family (figures in docs/BENCHMARKS.md)", () => {
     const dev = report("development", development);
