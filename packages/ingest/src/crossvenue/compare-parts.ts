@@ -4,7 +4,8 @@
  * question's words are said on the other side, and the settlement clauses of both rules.
  * Each comparison adds what differs to the pair's conflicts (`score.ts` weighs them).
  */
-import { actionsOf, type Clauses, deadlineOf, featuresOf, isMonth, plain, remembered, wordsOf } from "./features";
+import type { Clauses } from "./clauses";
+import { actionsOf, deadlineOf, featuresOf, isMonth, plain, remembered, wordsOf } from "./features";
 
 /**
  * What a conflict says: another question altogether (another outcome of the group,
@@ -185,6 +186,17 @@ const plainWords = remembered((text: string) =>
     .trim(),
 );
 
+/**
+ * What a rule says of a clause that pays yes on more than a rule silent on it does: a
+ * departure announced, a call, an acting or co-role, every joint winner.
+ */
+const WIDENING: Readonly<Partial<Record<keyof Clauses, string>>> = {
+  announcement: "enough",
+  meeting: "remote counts",
+  sharedRole: "counts",
+  jointWinners: "all count",
+};
+
 /** The settlement clauses both rules state, compared: any that differ keep the pair from the same contract. */
 export function compareClauses(p: Clauses, k: Clauses, reasons: string[], conflicts: string[]): void {
   const named: Record<keyof Clauses, string> = {
@@ -210,7 +222,14 @@ export function compareClauses(p: Clauses, k: Clauses, reasons: string[], confli
       }
       continue;
     }
-    if (!pValue || !kValue) continue;
+    if (!pValue || !kValue) {
+      // Said on one side only, and wider than silence: the silent side pays on less.
+      const said = pValue ?? kValue;
+      if (said !== undefined && said === WIDENING[clause]) {
+        conflicts.push(`${named[clause]}: ${pValue ?? "not said"} (Polymarket) vs ${kValue ?? "not said"} (Kalshi)`);
+      }
+      continue;
+    }
     if (pValue === kValue) reasons.push(`same rule on ${named[clause]}: ${pValue}`);
     else conflicts.push(`${named[clause]}: ${pValue} (Polymarket) vs ${kValue} (Kalshi)`);
   }

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { evaluatePairs, type LabelledPair } from "./evaluate";
-import { actionsOf, clausesOf, deadlineOf, featuresOf } from "./features";
+import { clausesOf } from "./clauses";
+import { evaluatePairs, LABELLED_FILES, type LabelledPair } from "./evaluate";
+import { actionsOf, comparatorsOf, deadlineOf, featuresOf } from "./features";
 import { comparePair, type KalshiSide, type PolymarketSide } from "./score";
 
 const read = (name: string) =>
@@ -10,7 +11,7 @@ const read = (name: string) =>
   ) as LabelledPair[];
 const labelled = read("labelled-pairs.json");
 /** Development pairs only: the test part is never read to shape the matcher. */
-const development = [...labelled, ...read("pairs-dev.json")];
+const development = LABELLED_FILES.development.flatMap(read);
 const pairOf = (question: string, kalshiTitle: string) => {
   const pair = development.find(
     (candidate) => candidate.polymarket.question === question && candidate.kalshi.title === kalshiTitle,
@@ -93,6 +94,30 @@ describe("the labelled set", () => {
 });
 
 describe("what each market asks, read in parts (issue 25, on real objects of the development part)", () => {
+  it("reads whether a threshold's own value counts, however it is said", () => {
+    expect(comparatorsOf("Will the DHS shutdown last 60 days or more?").get(60)).toBe(">=");
+    expect(comparatorsOf("shut down for at least 70 days").get(70)).toBe(">=");
+    expect(comparatorsOf("a 7-day moving average equal to or above 60 for any date").get(60)).toBe(">=");
+    expect(comparatorsOf("is above 60 before May 1, 2026").get(60)).toBe(">");
+    expect(comparatorsOf("approval rating be less than 40.0 on March 27").get(40)).toBe("<");
+    expect(comparatorsOf("Will FISA Section 702 reauthorization become law").has(702)).toBe(false);
+  });
+
+  it("keeps a threshold that counts its edge apart from one that does not (IMF PortWatch, Hormuz)", () => {
+    const hormuz = development.find(
+      (pair) => pair.polymarket.id === "1540766" && pair.kalshi.ticker === "KXHORMUZNORM-26MAR17-B260501",
+    ) as LabelledPair;
+    const verdict = comparePair(hormuz.polymarket, hormuz.kalshi);
+    expect(verdict.conflicts).toContain("the edge differs: >= 60 (Polymarket) vs > 60 (Kalshi)");
+    expect(verdict.relation).toBe("related");
+    // Said the same way on both sides, the edge is no difference.
+    const alike = comparePair(hormuz.polymarket, {
+      ...hormuz.kalshi,
+      rules_primary: (hormuz.kalshi.rules_primary ?? "").replace("is above 60", "is equal to or above 60"),
+    });
+    expect(alike.conflicts.join("; ")).not.toContain("the edge differs");
+  });
+
   it("reads a deadline however it is said, and a year in it as a deadline, not the year asked about", () => {
     expect(deadlineOf("Will Trump meet with Xi Jinping in 2026?").end).toBe("2027-01-01");
     expect(deadlineOf("Will Donald Trump meet in person Xi Jinping before Jan 1, 2027?").end).toBe("2027-01-01");
@@ -174,6 +199,21 @@ describe("what each market asks, read in parts (issue 25, on real objects of the
     expect(clausesOf("If Donald Trump and Xi Jinping meet in person after Issuance", general).meeting).toBe(
       "in person",
     );
+  });
+
+  it("counts a clause that widens yes on one side only as a difference: the other side's silence is the narrower reading", () => {
+    // Kalshi pays on a member who "announces they will leave"; Polymarket's rule says nothing
+    // of announcements, so only a departure counts there.
+    const cabinet = pairOf(
+      "Will no one leave the Trump Cabinet before 2027?",
+      "Will any member of Trump's Cabinet leave before Jan 2027?",
+    );
+    const verdict = comparePair(cabinet.polymarket, cabinet.kalshi);
+    expect(verdict.conflicts).toContain("whether an announcement is enough: not said (Polymarket) vs enough (Kalshi)");
+    expect(verdict.relation).not.toBe("same_contract");
+    // Silence on both sides is no difference.
+    const silent = comparePair(cabinet.polymarket, { ...cabinet.kalshi, rules_primary: "", rules_secondary: "" });
+    expect(silent.conflicts.join("; ")).not.toContain("whether an announcement is enough");
   });
 });
 

@@ -10,6 +10,7 @@
  * Pure: the labelled set in `fixtures/crossvenue/` measures it without an engine.
  */
 
+import { clausesOf } from "./clauses";
 import {
   type Conflicts,
   compareClauses,
@@ -19,7 +20,16 @@ import {
   conditionOf,
   otherQuestion,
 } from "./compare-parts";
-import { actionsOf, clausesOf, deadlineOf, featuresOf, type Quantity, sourcesOf, type TextFeatures } from "./features";
+import {
+  actionsOf,
+  type Comparator,
+  comparatorsOf,
+  deadlineOf,
+  featuresOf,
+  type Quantity,
+  sourcesOf,
+  type TextFeatures,
+} from "./features";
 
 export interface PolymarketSide {
   id: string;
@@ -123,6 +133,12 @@ export function comparePair(polymarket: PolymarketSide, kalshi: KalshiSide): Pai
   }
 
   const numbers = compareNumbers(p, k, kalshi, reasons, conflicts);
+  compareEdges(
+    [polymarket.description ?? "", pText],
+    [kalshi.rules_primary ?? "", kText],
+    [...p.quantities, ...k.quantities],
+    conflicts,
+  );
   // The deadline each asks by, however it is said ("in 2026" is "before Jan 1, 2027"); the
   // dates and years left in the texts are compared after it, not read twice.
   const pDeadline = deadlineOfSide(pText, polymarket.description, [polymarket.eventTitle, polymarket.endDate]);
@@ -245,6 +261,37 @@ function compareNumbers(
     `numbers differ: ${p.quantities.map(quantityText).join(", ")} vs ${kQuantities.map(quantityText).join(", ")}`,
   );
   return 0;
+}
+
+/**
+ * Whether a threshold both sides name counts the same at its edge: "at least 60 days"
+ * includes the 60th, "more than 60 days" does not; and whether two that face opposite ways
+ * are each other's no ("above 40" / "40 or below"), not both no at 40. Each side's rules
+ * say it before its question does.
+ */
+function compareEdges(
+  pTexts: readonly string[],
+  kTexts: readonly string[],
+  quantities: readonly Quantity[],
+  conflicts: string[],
+): void {
+  const comparators = (texts: readonly string[]) => {
+    const found = new Map<number, Comparator>();
+    for (const text of texts)
+      for (const [value, comparator] of comparatorsOf(text)) if (!found.has(value)) found.set(value, comparator);
+    return found;
+  };
+  const [pEdges, kEdges] = [comparators(pTexts), comparators(kTexts)];
+  for (const value of new Set(quantities.map((quantity) => quantity.value))) {
+    const [pEdge, kEdge] = [pEdges.get(value), kEdges.get(value)];
+    if (!pEdge || !kEdge || pEdge === kEdge) continue;
+    const isSameWay = pEdge[0] === kEdge[0];
+    const isInclusive = (edge: Comparator) => edge.endsWith("=");
+    // The same way, one including the edge; or opposite ways, both including it or both not.
+    if (isSameWay || isInclusive(pEdge) === isInclusive(kEdge)) {
+      conflicts.push(`the edge differs: ${pEdge} ${value} (Polymarket) vs ${kEdge} ${value} (Kalshi)`);
+    }
+  }
 }
 
 function sameQuantity(a: Quantity, b: Quantity): boolean {
