@@ -11,6 +11,12 @@
  * data path run in parallel, so the embedded backend keeps a small pool and hands each
  * call a free connection. The HTTP client multiplexes on its own, so the server backend
  * needs no pool of ours.
+ *
+ * A call's own settings hold for that call only, on both backends. Over HTTP they go with
+ * the request; chDB's connection applies them as `SET`s on its session, where they would
+ * stay for whichever caller the pooled connection serves next (a reader's `join_use_nulls`
+ * under the matcher's joins, a writer's `input_format_*` under a user's query), so each is
+ * set back to its default when the call ends.
  */
 import { mkdirSync } from "node:fs";
 import { type ClickHouseClient, type ClickHouseSettings, createClient } from "@clickhouse/client";
@@ -62,8 +68,14 @@ export interface Warehouse {
     rows: readonly Row[],
     options?: { settings?: ClickHouseSettings },
   ): Promise<void>;
-  /** Runs `work` on one pooled client (for calls the interface above does not cover). */
-  withClient<T>(work: (client: ClickHouseClient) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` on one pooled client (for calls the interface above does not cover); the
+   * `settings` it sends are its own, set back afterwards as every call's are.
+   */
+  withClient<T>(
+    work: (client: ClickHouseClient) => Promise<T>,
+    options?: { settings?: ClickHouseSettings },
+  ): Promise<T>;
   /** True when the engine answers `SELECT 1`. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -110,7 +122,10 @@ function fromClients(
 ): Warehouse {
   const pool = exclusive ? new ExclusivePool(clients) : undefined;
   const shared = clients[0] as ClickHouseClient;
-  const use = <T>(work: (client: ClickHouseClient) => Promise<T>): Promise<T> => (pool ? pool.use(work) : work(shared));
+  // A pooled session keeps what a call SETs on it: the call's own settings are set back
+  // to their defaults before the next caller gets the connection.
+  const use = <T>(work: (client: ClickHouseClient) => Promise<T>, settings?: ClickHouseSettings): Promise<T> =>
+    pool ? pool.use((client) => withSettingsReset(client, settings, work)) : work(shared);
   let writes = 0;
   // Counted when the write ends, so a snapshot taken after it sees it.
   const write = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -127,7 +142,7 @@ function fromClients(
     get writes() {
       return writes;
     },
-    withClient: (work) => write(() => use(work)),
+    withClient: (work, options = {}) => write(() => use(work, options.settings)),
     query: <Row>(sql: string, options: QueryOptions = {}) =>
       use(async (client) => {
         const result = await client.query({
@@ -136,12 +151,12 @@ function fromClients(
           ...callOptions(options),
         });
         return result.json<Row>();
-      }),
+      }, options.settings),
     command: (sql, options = {}) =>
       write(() =>
         use(async (client) => {
           await client.command({ query: sql, ...callOptions(options) });
-        }),
+        }, options.settings),
       ),
     insert: (table, rows, options = {}) =>
       rows.length === 0
@@ -154,7 +169,7 @@ function fromClients(
                 format: "JSONEachRow",
                 ...(options.settings ? { clickhouse_settings: options.settings } : {}),
               });
-            }),
+            }, options.settings),
           ),
     ping: async () => {
       try {
@@ -178,6 +193,27 @@ function fromClients(
       if (kind === "chdb") await drainPending();
     },
   };
+}
+
+/** Runs `work`, then sets each of `settings` back to its default on `client`'s session. */
+async function withSettingsReset<T>(
+  client: ClickHouseClient,
+  settings: ClickHouseSettings | undefined,
+  work: (client: ClickHouseClient) => Promise<T>,
+): Promise<T> {
+  const names = Object.keys(settings ?? {}).filter((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name));
+  if (names.length === 0) return work(client);
+  const reset = () => client.command({ query: names.map((name) => `SET ${name} = DEFAULT`).join("; ") });
+  let result: T;
+  try {
+    result = await work(client);
+  } catch (error) {
+    // The call's own error is the one to report, whatever the reset meets.
+    await reset().catch(() => undefined);
+    throw error;
+  }
+  await reset();
+  return result;
 }
 
 type Row = Record<string, unknown>;

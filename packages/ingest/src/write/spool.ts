@@ -95,16 +95,19 @@ export async function insertStreamed(
   options: InsertOptions,
 ): Promise<void> {
   const separator = warehouse.kind === "chdb" ? " " : "\n";
-  await warehouse.withClient(async (client) => {
-    const result = await client.exec({
-      query: `INSERT INTO ${options.into} FORMAT JSONEachRow`,
-      values: Readable.from(joined(rows, separator), { objectMode: false }),
-      ...(options.settings ? { clickhouse_settings: options.settings } : {}),
-    });
-    // The answer to an INSERT is empty; reading it to the end frees the connection.
-    for await (const _ of result.stream) {
-    }
-  });
+  await warehouse.withClient(
+    async (client) => {
+      const result = await client.exec({
+        query: `INSERT INTO ${options.into} FORMAT JSONEachRow`,
+        values: Readable.from(joined(rows, separator), { objectMode: false }),
+        ...(options.settings ? { clickhouse_settings: options.settings } : {}),
+      });
+      // The answer to an INSERT is empty; reading it to the end frees the connection.
+      for await (const _ of result.stream) {
+      }
+    },
+    options.settings ? { settings: options.settings } : {},
+  );
 }
 
 /** One INSERT of `rows` (JSONEachRow) by `feed`: through a spooled file, or streamed. */
