@@ -10,6 +10,13 @@ describe("prepareStatement", () => {
     expect(prepare("SELECT 'FORMAT CSV' AS f")).toEqual({ sql: "SELECT 'FORMAT CSV' AS f", format: undefined });
   });
 
+  it("refuses an INSERT as read-only, its data's FORMAT included, not as a syntax error", () => {
+    for (const insert of ["INSERT INTO polymarket.markets FORMAT TSV", "insert into t (id) VALUES (1)"]) {
+      expect(() => prepare(insert)).toThrow(expect.objectContaining({ code: 164, errorName: "READONLY" }));
+    }
+    expect(() => prepare("INSERT INTO t FORMAT TSV")).toThrow(/read-only: INSERT is not run here/);
+  });
+
   it("turns introspection statements into SELECTs over the catalogue views", () => {
     expect(prepare("SHOW DATABASES").sql).toBe("SELECT name FROM epicenter_system.databases ORDER BY name");
     expect(prepare("SHOW TABLES FROM \"kalshi\" LIKE 'm%' LIMIT 5").sql).toBe(

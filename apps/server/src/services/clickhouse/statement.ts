@@ -63,6 +63,15 @@ export function prepareStatement(text: string, database: string, server: ServerF
   while (end > 0 && (!isCode(tokens[end - 1] as SqlToken) || tokens[end - 1]?.kind === "semicolon")) end--;
   tokens = tokens.slice(0, end);
   let code = tokens.filter(isCode);
+  // An INSERT's FORMAT names its data's format, not an answer's: said so before it is
+  // taken for one and what is left reads as a syntax error.
+  if (isWord(code[0], "INSERT")) {
+    throw new StatementError(
+      "The archive is read-only: INSERT is not run here. Read it with SELECT, and keep your own tables in your own ClickHouse",
+      164,
+      "READONLY",
+    );
+  }
   let format: string | undefined;
   const [formatWord, formatName] = code.slice(-2);
   if (
