@@ -330,6 +330,14 @@ describe("compression as JDBC and clickhouse-go ask for it", () => {
     const bomb = gzipSync(Buffer.alloc(10_000_000, " "));
     const refused = await post(bomb as unknown as string, "", { "content-encoding": "gzip" });
     expect(refused.status).toBe(413);
+    // So for LZ4, which expands 255-fold: read a block at a time, refused at the bound.
+    const lz4Bomb = fixture("lz4-frame-bomb.lz4");
+    const lz4Refused = await post(lz4Bomb as unknown as string, "", { "content-encoding": "lz4" });
+    expect(lz4Refused.status).toBe(413);
+    expect(await lz4Refused.text()).toContain("QUERY_IS_TOO_LARGE");
+    // Linked 64 KB blocks, as Python's lz4.frame writes them, are read whole.
+    const linked = fixture("lz4-frame-linked64k.lz4");
+    expect(await (await post(linked as unknown as string, "", { "content-encoding": "lz4" })).text()).toBe("3\n");
     const unknown = await post("SELECT 1", "", { "content-encoding": "snappy" });
     expect(unknown.status).toBe(415);
     expect(await unknown.text()).toContain("gzip, x-gzip, deflate, br, lz4");

@@ -16,8 +16,8 @@ import {
   gunzipSync,
   inflateSync,
 } from "node:zlib";
-import { decompressFrameSync } from "lz4-napi";
 import { readFrames } from "./compressed";
+import { decodeLz4Frame } from "./lz4-frame";
 import { refuse } from "./protocol";
 
 /** Request decoders, by the name `Content-Encoding` gives them; `limit` bounds what zlib writes. */
@@ -26,8 +26,8 @@ const DECODERS: Readonly<Record<string, (body: Buffer, limit: number) => Buffer>
   "x-gzip": (body, limit) => gunzipSync(body, { maxOutputLength: limit }),
   deflate: (body, limit) => inflateSync(body, { maxOutputLength: limit }),
   br: (body, limit) => brotliDecompressSync(body, { maxOutputLength: limit }),
-  // LZ4 expands at most 255-fold; the size is checked once it is whole.
-  lz4: (body) => decompressFrameSync(body),
+  // LZ4 expands up to 255-fold: read a block at a time, within the limit.
+  lz4: (body, limit) => decodeLz4Frame(body, limit),
 };
 
 /** The request as sent: HTTP's encoding undone, then ClickHouse's frames when `framed`. */
@@ -52,7 +52,7 @@ export function decodeRequestBody(
     try {
       body = decode(body, maxBytes + 1);
     } catch (error) {
-      if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") tooLarge();
+      if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE" || error instanceof RangeError) tooLarge();
       refuse(400, 271, "CANNOT_DECOMPRESS", `The body is not valid ${name}: ${(error as Error).message}`);
     }
   }
