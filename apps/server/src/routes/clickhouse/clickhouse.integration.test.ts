@@ -168,6 +168,10 @@ describe("what connecting tools send", () => {
       expect(refused.headers.get("x-clickhouse-exception-code")).toBe("60");
       expect(await refused.text()).toMatch(/Table (polymarket|internal)\.(nope|secret) does not exist/);
     }
+    // A write is forbidden on a read-only server, whatever format its data says it is in.
+    const insert = await post("INSERT INTO polymarket.markets FORMAT TSV");
+    expect(insert.status).toBe(403);
+    expect(insert.headers.get("x-clickhouse-exception-code")).toBe("164");
   });
 
   it("runs drivers' metadata SQL over system.* unchanged, seeing nothing but the market databases", async () => {

@@ -163,7 +163,10 @@ const NOT_FOUND = new Set(["UNKNOWN_TABLE", "UNKNOWN_FUNCTION", "UNKNOWN_IDENTIF
 /** A thrown error as ClickHouse would report it; undefined for one that is ours to log (a bug). */
 export function failureOf(error: unknown): ClickHouseFailure | undefined {
   if (error instanceof ClickHouseRefusal) return error.failure;
-  if (error instanceof StatementError) return failure(400, error.code, error.errorName, error.message);
+  if (error instanceof StatementError) {
+    // What a read-only server will not do is forbidden, not malformed (ClickHouse: 403).
+    return failure(error.errorName === "READONLY" ? 403 : 400, error.code, error.errorName, error.message);
+  }
   if (error instanceof NativeRevisionError) return failure(400, 48, "NOT_IMPLEMENTED", error.message);
   if (error instanceof QueryServiceBusy) {
     return {
