@@ -58,12 +58,18 @@ export function adviseQuery(sql: string, tables: readonly string[]): QueryAdvice
   ];
 }
 
+/** The longest statement read for an exact rewrite; a longer one gets the advice without it. */
+export const REWRITE_MAX_LENGTH = 8_000;
+
 /**
  * The gallery's shape, and only it: `SELECT <columns> FROM (SELECT …, row_number() … AS rn
  * FROM <snapshots> [WHERE sync_timestamp >= <bound>]) WHERE rn = 1 [AND …] <rest>`, the
  * outer columns among the inner ones. Anything else answers undefined.
  */
 function rewriteToLatest(sql: string, snapshots: string, latest: string, alias: string): string | undefined {
+  // The shape is a few hundred characters; matched against a long statement its lazy parts
+  // backtrack in quadratic time (0.5 s at 100,000 characters, on every keystroke).
+  if (sql.length > REWRITE_MAX_LENGTH) return undefined;
   const shape = new RegExp(
     String.raw`^\s*SELECT\s+([\s\S]+?)\s+FROM\s*\(\s*SELECT\s+([\s\S]+?),\s*row_number\s*\([\s\S]+?\)\s*(?:AS\s+)?${alias}\s+FROM\s+${snapshots.replace(".", String.raw`\.`)}(?:\s+WHERE\s+(sync_timestamp\s*>=?\s*[^()]*?(?:\([^()]*\)[^()]*?)*))?\s*\)\s*(?:AS\s+${NAME}\s+)?WHERE\s+${alias}\s*=\s*1\b([\s\S]*)$`,
     "i",

@@ -1,4 +1,4 @@
-import { adviseQuery, DOCS_LATEST_ROW_SQL, DOCS_LATEST_WINDOW_SQL } from "@epicenter/contracts";
+import { adviseQuery, DOCS_LATEST_ROW_SQL, DOCS_LATEST_WINDOW_SQL, REWRITE_MAX_LENGTH } from "@epicenter/contracts";
 import { describe, expect, it } from "vitest";
 import { EXAMPLE_QUERIES } from "./examples";
 
@@ -21,6 +21,18 @@ FROM polymarket.markets_latest FINAL
 WHERE sync_timestamp >= now() - INTERVAL 1 DAY
 ORDER BY volume24hr DESC NULLS LAST
 LIMIT 20`);
+  });
+
+  it("advises on a long statement without trying a rewrite it cannot be, so typing in one never stalls", () => {
+    const window = "row_number() OVER (PARTITION BY id ORDER BY sync_timestamp DESC) AS rn";
+    // Nested SELECTs that never close: the rewrite's shape backtracks over them in quadratic time.
+    const long = `SELECT a FROM (SELECT b, ${window} ${"SELECT c FROM ( ".repeat(6_000)} FROM polymarket.markets) WHERE rn = 1`;
+    expect(long.length).toBeGreaterThan(REWRITE_MAX_LENGTH);
+    const started = performance.now();
+    const [advice] = adviseQuery(long, TABLES);
+    expect(performance.now() - started).toBeLessThan(100);
+    expect(advice?.title).toBe("Faster: read polymarket.markets_latest");
+    expect(advice?.rewrite).toBeUndefined();
   });
 
   it("rewrites the docs' pattern, whose window reads every column, to the rewrite the docs show", () => {
