@@ -15,7 +15,7 @@
  * A call's own settings hold for that call only, on both backends. Over HTTP they go with
  * the request; chDB's connection applies them as `SET`s on its session, where they would
  * stay for whichever caller the pooled connection serves next (a reader's `join_use_nulls`
- * under the matcher's joins, a writer's `input_format_*` under a user's query), so each is
+ * under the matcher's joins, a writer's `input_format_*` under the next insert), so each is
  * set back to its default when the call ends.
  */
 import { mkdirSync } from "node:fs";

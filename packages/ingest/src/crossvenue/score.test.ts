@@ -406,6 +406,45 @@ describe("the failures issue 25 names, each on the markets it quotes", () => {
   });
 });
 
+/** The same failures where the development part holds public objects of the kind (SPLIT.md). */
+describe("the failures issue 25 names, again on public objects", () => {
+  const pairWith = (polymarketId: string, ticker: string) => {
+    const pair = development.find(
+      (candidate) => candidate.polymarket.id === polymarketId && candidate.kalshi.ticker === ticker,
+    );
+    if (!pair) throw new Error(`no development pair ${polymarketId} / ${ticker}`);
+    return { pair, verdict: comparePair(pair.polymarket, pair.kalshi) };
+  };
+
+  it("1. one person, the same window, another act: recognised as Iran's leader, visiting Iran, meeting Trump", () => {
+    for (const [ticker, conflict] of [
+      ["KXPAHLAVIVISITA-27JAN01", "asks something else: recognise (Polymarket) vs travel (Kalshi)"],
+      ["KXTRUMPMEETING-27JAN01-DJTRPAH", "asks something else: recognise (Polymarket) vs meet (Kalshi)"],
+    ] as const) {
+      const { pair, verdict } = pairWith("1115288", ticker);
+      expect(pair.label).toBe("different");
+      expect(verdict.relation, ticker).toBe("different");
+      expect(verdict.conflicts).toContain(conflict);
+    }
+  });
+
+  it("3. settlement clauses: Kalshi's death carve-out in rules_secondary keeps Xi's departure related", () => {
+    const { pair, verdict } = pairWith("559651", "KXLEADERSOUT-27JAN01-XJINCHI");
+    expect(pair.kalshi.rules_secondary).toMatch(/death/i);
+    expect(verdict.relation).toBe("related");
+    expect(verdict.conflicts).toContain(
+      "whether leaving by death counts: counts (Polymarket) vs does not count (Kalshi)",
+    );
+  });
+
+  it("6. a backstop close two years after the final is read by the expected settlement: the World Cup", () => {
+    const { pair, verdict } = pairWith("558934", "KXMENWORLDCUP-26-ES");
+    expect(pair.kalshi.close_time?.slice(0, 4)).toBe("2028");
+    expect(verdict.relation).toBe("same_contract");
+    expect(verdict.reasons).toContain("they close the same day");
+  });
+});
+
 describe("the scorer's remembered readings", () => {
   it("scores every development pair the same when its texts are read a second time", () => {
     // A pass meets each market with up to eight candidates: a reading one comparison
