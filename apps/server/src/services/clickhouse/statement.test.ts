@@ -60,14 +60,17 @@ describe("prepareStatement", () => {
       const text = `SELECT ${"version(),".repeat(calls)} 1`;
       const started = performance.now();
       const { sql } = prepare(text);
+      const took = performance.now() - started;
       expect(sql.split("AS `version()`")).toHaveLength(calls + 1);
-      return performance.now() - started;
+      return took;
     };
     timed(2_000);
-    // Four times the calls: about four times the time when linear, sixteen when quadratic.
-    // The fastest of three of each, so a pause of a busy machine in one of them is not the figure.
-    const fastest = (calls: number) => Math.min(timed(calls), timed(calls), timed(calls));
-    const ratio = fastest(40_000) / fastest(10_000);
-    expect(ratio).toBeLessThan(8);
+    // Eight times the calls: about eight times the time when linear, sixty-four when
+    // quadratic; the bound sits between them, far from both, as a shared machine's noise
+    // (another process, a collection) moves a ratio of this size by half again.
+    // The fastest of five of each, so a pause of a busy machine in one of them is not the figure.
+    const fastest = (calls: number) => Math.min(...Array.from({ length: 5 }, () => timed(calls)));
+    const ratio = fastest(40_000) / fastest(5_000);
+    expect(ratio).toBeLessThan(24);
   });
 });
