@@ -152,6 +152,13 @@ export interface MarketPool {
   kalshi: KalshiSide[];
 }
 
+/** A pair of a pool the matcher called the same contract, with its label if it has one. */
+export interface PoolCall {
+  polymarket: PolymarketSide;
+  kalshi: KalshiSide;
+  label: Relation | undefined;
+}
+
 /**
  * The matcher's precision where it meets every market of a capture, not pairs picked for a
  * label: the pairs it calls the same contract among all those whose titles share two words
@@ -160,14 +167,11 @@ export interface MarketPool {
 export function sameContractsInPool(
   pool: MarketPool,
   labelled: readonly LabelledPair[],
-): {
-  compared: number;
-  called: Array<{ polymarket: PolymarketSide; kalshi: KalshiSide; label: Relation | undefined }>;
-} {
+): { compared: number; called: PoolCall[] } {
   const labels = new Map(labelled.map((pair) => [`${pair.polymarket.id}|${pair.kalshi.ticker}`, pair.label]));
   const kalshiWords = pool.kalshi.map((market) => featuresOf(`${market.eventTitle ?? ""} ${market.title}`).words);
   let compared = 0;
-  const called: Array<{ polymarket: PolymarketSide; kalshi: KalshiSide; label: Relation | undefined }> = [];
+  const called: PoolCall[] = [];
   for (const polymarket of pool.polymarket) {
     const words = featuresOf(
       `${polymarket.eventTitle ?? ""} ${polymarket.question} ${polymarket.groupItemTitle ?? ""}`,

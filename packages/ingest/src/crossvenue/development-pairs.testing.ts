@@ -1,0 +1,31 @@
+/**
+ * The labelled development pairs, for the scorer's tests: the test part is never read to
+ * shape the matcher, so only `LABELLED_FILES.development` is here.
+ */
+import { readFileSync } from "node:fs";
+import { LABELLED_FILES, type LabelledPair } from "./evaluate";
+
+export const readLabelled = (name: string) =>
+  JSON.parse(
+    readFileSync(new URL(`../../../../fixtures/crossvenue/${name}`, import.meta.url), "utf8"),
+  ) as LabelledPair[];
+
+export const development = LABELLED_FILES.development.flatMap(readLabelled);
+
+/** The development pair of this question and Kalshi title. */
+export function pairOf(question: string, kalshiTitle: string): LabelledPair {
+  const pair = development.find(
+    (candidate) => candidate.polymarket.question === question && candidate.kalshi.title === kalshiTitle,
+  );
+  if (!pair) throw new Error(`no development pair ${question} / ${kalshiTitle}`);
+  return pair;
+}
+
+/** The development pair of this Polymarket id and Kalshi ticker. */
+export function pairWithIds(polymarketId: string, ticker: string): LabelledPair {
+  const pair = development.find(
+    (candidate) => candidate.polymarket.id === polymarketId && candidate.kalshi.ticker === ticker,
+  );
+  if (!pair) throw new Error(`no development pair ${polymarketId} / ${ticker}`);
+  return pair;
+}
