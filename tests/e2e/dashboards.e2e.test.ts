@@ -4,7 +4,7 @@
  * editor, the arbitrage monitor's pairs and gaps, and the phone layout.
  */
 import { join } from "node:path";
-import { rowsAsObjects, type TileResult } from "@epicenter/contracts";
+import { type QueryResult, rowsAsObjects, type TileResult } from "@epicenter/contracts";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type BrowserSession, SCREENSHOT_DIR } from "./browser";
@@ -35,23 +35,55 @@ async function waitForTiles(page: Page): Promise<Record<string, string>> {
 /** The World Cup pairs Admin → Cross-venue's test decides itself. */
 const ADMIN_TEST_MARKETS = new Set(["558934", "558978", "559651"]);
 
-/** As an admin would in Admin → Cross-venue: confirms `count` of the matcher's unchecked same-contract pairs. */
+/**
+ * Candidates whose two markets were both quoted within one finished hour: the gap chart
+ * draws a pair from such hours only (the running hour is left out), and the generated
+ * history quotes a long shot on one venue while the other's bid sits at zero for hours.
+ */
+const CHARTABLE = `SELECT DISTINCT p.polymarket_id AS polymarket_id, p.kalshi_ticker AS kalshi_ticker
+FROM crossvenue.market_pairs AS p FINAL
+INNER JOIN (
+  SELECT id, toStartOfHour(sync_timestamp) AS hour FROM polymarket.markets
+  WHERE sync_timestamp >= now() - INTERVAL 7 DAY AND sync_timestamp < toStartOfHour(now()) AND bestBid > 0 AND bestAsk > 0
+) AS pm ON pm.id = p.polymarket_id
+INNER JOIN (
+  SELECT ticker, toStartOfHour(sync_timestamp) AS hour FROM kalshi.markets
+  WHERE sync_timestamp >= now() - INTERVAL 7 DAY AND sync_timestamp < toStartOfHour(now()) AND yes_bid_dollars > 0 AND yes_ask_dollars > 0
+) AS k ON k.ticker = p.kalshi_ticker AND k.hour = pm.hour
+WHERE p.relation = 'same_contract' AND p.method = 'auto'`;
+
+/**
+ * As an admin would in Admin → Cross-venue: confirms `count` of the matcher's unchecked
+ * same-contract pairs, of those the gap chart can draw.
+ */
 async function confirmCandidates(page: Page, count: number): Promise<void> {
   const token = await page.evaluate(() => JSON.parse(localStorage.getItem("epicenter.session") ?? "{}").accessToken);
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  const pairKey = (row: Record<string, unknown>) => `${row.polymarket_id}/${row.kalshi_ticker}`;
   let candidates: Array<Record<string, unknown>> = [];
   // The server pairs the markets after its first snapshot of each venue.
   await expect
     .poll(
       async () => {
-        const response = await fetch(`${baseUrl}/api/dashboards/arbitrage-monitor/tiles/unchecked-pairs`, { headers });
-        candidates = response.ok ? rowsAsObjects((await response.json()) as TileResult) : [];
-        return candidates.filter((row) => !ADMIN_TEST_MARKETS.has(String(row.polymarket_id))).length;
+        const [tile, chartable] = await Promise.all([
+          fetch(`${baseUrl}/api/dashboards/arbitrage-monitor/tiles/unchecked-pairs`, { headers }),
+          fetch(`${baseUrl}/api/query/rows`, {
+            method: "POST",
+            headers,
+            body: JSON.stringify({ query: CHARTABLE, limit: 1000 }),
+          }),
+        ]);
+        if (!tile.ok || !chartable.ok) return 0;
+        const drawn = new Set(rowsAsObjects((await chartable.json()) as QueryResult).map(pairKey));
+        candidates = rowsAsObjects((await tile.json()) as TileResult).filter(
+          (row) => !ADMIN_TEST_MARKETS.has(String(row.polymarket_id)) && drawn.has(pairKey(row)),
+        );
+        return candidates.length;
       },
       { timeout: 120_000, interval: 2_000 },
     )
     .toBeGreaterThanOrEqual(count);
-  for (const row of candidates.filter((row) => !ADMIN_TEST_MARKETS.has(String(row.polymarket_id))).slice(0, count)) {
+  for (const row of candidates.slice(0, count)) {
     const response = await fetch(
       `${baseUrl}/api/admin/crossvenue/pairs/${row.polymarket_id}/${row.kalshi_ticker}/confirm`,
       { method: "POST", headers, body: "{}" },

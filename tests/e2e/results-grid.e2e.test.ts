@@ -170,8 +170,12 @@ describe("the result grid with 100,000 rows × 50 columns", () => {
 
   /** The SPA's share of showing 29 MB of rows: 0.9 s idle, several times that under load. */
   const RENDER_BOUND_MS = 8_000;
-  /** A grid that drew all 5 million cells would take minutes; this one takes well under a second idle. */
-  const DRAW_BOUND_MS = 8_000;
+  /**
+   * A grid that drew all 5 million cells would take minutes; this one takes 0.17 s idle. Until
+   * the chart was memoised, leaving it drew its 5,000 points once more first (1.6 s idle, 8.9 s
+   * in one CI run): a bound of 4 s catches that again.
+   */
+  const DRAW_BOUND_MS = 4_000;
 
   /** Runs what the editor holds with the row limit at 100,000 and times it to the first painted rows. */
   async function runTimed(): Promise<Stopwatch & { total: number; render: number }> {
@@ -273,11 +277,10 @@ describe("the result grid with 100,000 rows × 50 columns", () => {
     const timing = await page.evaluate<Stopwatch>(READ_STOPWATCH);
     const drawn = timing.paintedAt - timing.clickedAt;
     console.log(`results grid, drawn from memory: ${Math.round(drawn)} ms; ${timing.cells} cells in the DOM`);
-    // Well within a second on an idle machine; CI runs under the tier's own load (the server's
-    // history and backfill workers fill about 1.2 of the 2 cores for the tier's first ten
-    // minutes) took 1.16 s and once 5.1 s. The bound catches a grid that draws every row,
-    // which takes minutes, not the noise of a shared 2-core machine; the cell count below
-    // is the exact check.
+    // 0.17 s on an idle machine; CI runs under the tier's own load (the server's history and
+    // backfill workers fill about 1.2 of the 2 cores for the tier's first ten minutes). The
+    // bound catches a grid that draws every row and a chart drawn again on the way out, not
+    // the noise of a shared 2-core machine; the cell count below is the exact check.
     expect(drawn).toBeLessThan(DRAW_BOUND_MS);
     expect(timing.cells).toBeLessThan(2_000);
   });

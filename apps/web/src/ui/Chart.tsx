@@ -52,6 +52,13 @@ export interface ChartProps {
   hasXAxisTicks?: boolean;
 }
 
+/**
+ * Up to this many points, every x label is measured to place the ticks (recharts'
+ * default). Past it, ticks are spaced evenly from a few measured ones: measuring 5,000
+ * labels took 2 s of a 5,000-point chart's 3.6 s.
+ */
+const MEASURED_TICKS = 500;
+
 const SERIES_TOKENS = [
   "--chart-series-1",
   "--chart-series-2",
@@ -161,6 +168,7 @@ function WideChart({
           {...axis}
           tickFormatter={tick(x)}
           minTickGap={16}
+          interval={data.length > MEASURED_TICKS ? "equidistantPreserveStart" : "preserveEnd"}
           tick={hasXAxisTicks}
           height={hasXAxisTicks ? 30 : 4}
         />
