@@ -1,7 +1,7 @@
 /**
  * The matcher on the labelled pairs (issue 25): `npm run bench -- --only matcher-labels`.
  * Precision, recall and orientation errors of the same contract on the development part
- * and the frozen test part (`fixtures/crossvenue/SPLIT.md`), per topic family, by the
+ * and the two frozen test parts (`fixtures/crossvenue/SPLIT.md`), per topic family, by the
  * rules alone and, where Seismo's endpoint is configured (SEISMO_BASE_URL, SEISMO_MODEL,
  * SEISMO_API_KEY), with the adjudicator reading the pairs the rules leave to it.
  */
@@ -25,6 +25,7 @@ const pairsOf = (name: string) =>
 export const LABELLED_PARTS = {
   development: () => LABELLED_FILES.development.flatMap(pairsOf),
   test: () => LABELLED_FILES.test.flatMap(pairsOf),
+  "test, June 2026": () => LABELLED_FILES.testJune.flatMap(pairsOf),
 };
 
 const line = (name: string, evaluation: Evaluation) => {

@@ -17,6 +17,12 @@ import { comparePair, type KalshiSide, type PairVerdict, type PolymarketSide, ty
 export const LABELLED_FILES = {
   development: ["labelled-pairs.json", "pairs-dev.json", "pairs-dev-more.json", "pairs-dev-near-misses.json"],
   test: ["pairs-test.json"],
+  /**
+   * A second test part, from another public capture three months later (June 2026), labelled
+   * and frozen before the matcher was first measured on it: the matcher was never shaped on
+   * it, and is not to be.
+   */
+  testJune: ["pairs-test-2026-06.json"],
   /** Whole captures of both venues, development side only: every market, paired or not. */
   pool: "pool-dev-2026-03.json.gz",
 } as const;
