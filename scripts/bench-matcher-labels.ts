@@ -25,7 +25,7 @@ const pairsOf = (name: string) =>
 export const LABELLED_PARTS = {
   development: () => LABELLED_FILES.development.flatMap(pairsOf),
   test: () => LABELLED_FILES.test.flatMap(pairsOf),
-  "test, June 2026": () => LABELLED_FILES.testJune.flatMap(pairsOf),
+  "test, June 2026 (b)": () => LABELLED_FILES.testJune.flatMap(pairsOf),
 };
 
 const line = (name: string, evaluation: Evaluation) => {

@@ -15,14 +15,21 @@ import { comparePair, type KalshiSide, type PairVerdict, type PolymarketSide, ty
  * matcher is shaped on, and the test part, frozen before it changed (`SPLIT.md`).
  */
 export const LABELLED_FILES = {
-  development: ["labelled-pairs.json", "pairs-dev.json", "pairs-dev-more.json", "pairs-dev-near-misses.json"],
+  development: [
+    "labelled-pairs.json",
+    "pairs-dev.json",
+    "pairs-dev-more.json",
+    "pairs-dev-near-misses.json",
+    /** June 2026: a test part once, measured as frozen, then made development (`SPLIT.md`). */
+    "pairs-dev-2026-06.json",
+  ],
   test: ["pairs-test.json"],
   /**
-   * A second test part, from another public capture three months later (June 2026), labelled
-   * and frozen before the matcher was first measured on it: the matcher was never shaped on
-   * it, and is not to be.
+   * A second test part, from the June 2026 capture the development part's June pairs come
+   * from, other pages of it, labelled and frozen before the matcher was shaped on June: the
+   * matcher is not to be shaped on it.
    */
-  testJune: ["pairs-test-2026-06.json"],
+  testJune: ["pairs-test-2026-06b.json"],
   /** Whole captures of both venues, development side only: every market, paired or not. */
   pool: "pool-dev-2026-03.json.gz",
 } as const;
