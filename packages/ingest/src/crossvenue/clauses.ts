@@ -24,6 +24,8 @@ export interface Clauses {
   sharedRole?: "counts" | "does not count";
   /** How long what is asked must hold or run ("reauthorizes … for two years"). */
   duration?: string;
+  /** Whether the winner must take office ("sworn in"), not only win the election. */
+  office?: "taking office";
   /** Whether announcing the act settles the market, or the act itself (or its set date) must happen. */
   announcement?: "enough" | "the act must happen";
 }
@@ -93,6 +95,11 @@ export function clausesOf(rules: string, general?: string | null): Clauses {
     )
   ) {
     clauses.announcement = "enough";
+  }
+  // "If … is sworn in as the governor of Alaska pursuant to the election in 2026": a winner who
+  // never takes office settles it otherwise than "wins the election".
+  if (/\b(?:is|are|be|gets?) (?:sworn in|inaugurated)\b|\b(?:sworn in|inaugurated|takes? office) as\b/.test(text)) {
+    clauses.office = "taking office";
   }
   if (/\bfor any (length of time|duration|period)\b/.test(text)) clauses.duration = "any length";
   else {

@@ -26,12 +26,18 @@ export function otherQuestion(conflicts: Conflicts, text: string): void {
  * Israel and Lebanon).
  */
 export function compareSubjects(
-  p: { asked: ReadonlySet<string>; said: string },
-  k: { asked: ReadonlySet<string>; said: string },
+  p: { asked: ReadonlySet<string>; said: string; outcome: string | null },
+  k: { asked: ReadonlySet<string>; said: string; outcome: string | null },
   conflicts: Conflicts,
 ): void {
-  const pOnly = namesNotSaid(p.asked, k.said);
-  const kOnly = namesNotSaid(k.asked, p.said);
+  // A team named by its city as the other side's outcome ("Cincinnati" / "the Cincinnati
+  // Reds") is the name said short.
+  const saidShort = (name: string, outcome: string | null) => {
+    const short = outcome ? plainWords(outcome) : "";
+    return short.length >= 4 && plainWords(name).startsWith(`${short} `);
+  };
+  const pOnly = namesNotSaid(p.asked, k.said).filter((name) => !saidShort(name, k.outcome));
+  const kOnly = namesNotSaid(k.asked, p.said).filter((name) => !saidShort(name, p.outcome));
   if (pOnly.length > 0 && kOnly.length > 0) {
     otherQuestion(
       conflicts,
@@ -49,15 +55,21 @@ function namesNotSaid(asked: ReadonlySet<string>, other: string): string[] {
   const names = [...asked].filter((name) => name.includes(" ") || !STOP_NAMES.has(name));
   const said = ` ${plainWords(other)} `;
   // A multi-word name is said when its last word is: "Donald Trump" / "Trump".
+  // One word said in full or, from six letters, in another form: "Congressional" /
+  // "Congress", "Israeli" / "Israel".
+  const isWordSaid = (word: string) =>
+    said.includes(` ${word} `) || (word.length >= 6 && said.includes(` ${word.slice(0, 6)}`));
   const isSaid = (name: string) => {
     const words = plainWords(name);
     const forms = ALIASES.find((alias) => alias.includes(words)) ?? [words];
     const last = words.split(" ").at(-1) ?? words;
+    const named = words.split(" ").filter((word) => !EVENT_WORDS.has(word));
     return (
       forms.some((form) => said.includes(` ${form} `)) ||
-      said.includes(` ${last} `) ||
-      // Another form of one word: "Congressional" / "Congress", "Israeli" / "Israel".
-      (last.length >= 6 && said.includes(` ${last.slice(0, 6)}`))
+      isWordSaid(last) ||
+      // An event named by its place and kind ("the Michigan Democratic Primary"): its place
+      // and party said are enough, the kind of event is the act's to compare.
+      (named.length > 0 && named.length < words.split(" ").length && named.every(isWordSaid))
     );
   };
   const missing = names.filter((name) => !isSaid(name));
@@ -80,7 +92,9 @@ export function compareConditions(
   if (!pRules || !kRules) return;
   // The United States is both venues' own jurisdiction: a rule that names it ("passed by the
   // U.S. Congress") asks nothing the other leaves open.
-  const isHome = (name: string) => ALIASES[0]?.includes(plainWords(name)) ?? false;
+  // Its institutions too ("the U.S. Congress").
+  const isHome = (name: string) =>
+    ALIASES[0]?.some((home) => plainWords(name) === home || plainWords(name).startsWith(`${home} `)) ?? false;
   const named = (rules: string) => {
     const names = [...featuresOf(conditionOf(rules)).entities];
     const home = names.filter(isHome);
@@ -102,15 +116,30 @@ export function compareConditions(
   if (kOnly.length > 0) conflicts.push(`only Kalshi's rule requires ${kOnly.join(", ")}`);
 }
 
-/** A rule's condition: its first sentence from "if" on, without the venue's own wording around it. */
-export function conditionOf(rules: string): string {
+/**
+ * A rule's condition: its first sentence that says how it resolves ("if", "resolve"), from
+ * "if" on, without the venue's own wording around it. A sentence before it that only sets
+ * the scene ("The 2026 Los Angeles mayoral election will be held on June 2, 2026, to elect
+ * the mayor of Los Angeles, California.") asks nothing.
+ */
+export const conditionOf = remembered((rules: string): string => {
   // A template's unfilled field ("|| Year ||") says nothing.
-  const first =
-    plain(rules)
-      .replace(/\|\|[^|]*\|\|/g, " ")
-      .split(/(?<=[.!?])\s+(?=[A-Z])|\n/)[0] ?? "";
-  return first.replace(/^.*?\bif\b/i, "").replace(/,?\s*then the market resolves.*$/i, "");
-}
+  const sentences = plain(rules)
+    .replace(/\|\|[^|]*\|\|/g, " ")
+    // A sentence ends after a word, not after initials ("the U.S. House").
+    .split(/(?<=(?:^|[^.\p{L}])[\p{L}\d)"”]{2,}[.!?])\s+(?=[A-Z])|\n/u)
+    .filter((sentence) => sentence.trim() !== "");
+  const first = sentences.find((sentence) => /\b(if|resolves?)\b/i.test(sentence)) ?? sentences[0] ?? "";
+  return (
+    first
+      .replace(/^.*?\bif\b/i, "")
+      .replace(/,?\s*then the market resolves.*$/i, "")
+      // A time zone's city ("11:59 PM PT (Los Angeles time)") is a clock, not a party, and a
+      // name in brackets after what it names ("the Swedish Parliament (Riksdag)") a gloss.
+      .replace(/\([^()]*\btime\)/gi, " ")
+      .replace(/\s*\((?:\p{Lu}[\p{L}'-]*\s?){1,3}\)/gu, " ")
+  );
+});
 
 /** Capitalised words of the venues' own rule wording, never a party to the question. */
 const TEMPLATE_NAMES: ReadonlySet<string> = new Set([
@@ -125,6 +154,10 @@ const TEMPLATE_NAMES: ReadonlySet<string> = new Set([
   "yes",
   "no",
   "pm et",
+  "pt",
+  "pm pt",
+  "ct",
+  "pm ct",
 ]);
 
 /**
@@ -155,6 +188,19 @@ const saidStems = remembered((text: string): ReadonlySet<string> => new Set(word
 
 /** A timestamp in a title ("before 2026-02-01T15:00:00.000Z"): a date, not words. */
 const ISO_TIME = /\b\d{4}-\d\d-\d\dT[\d:.]+Z?\b/g;
+
+/** Words that name the kind of an event, not who or where: compared as the act. */
+const EVENT_WORDS: ReadonlySet<string> = new Set([
+  "primary",
+  "primaries",
+  "election",
+  "elections",
+  "winner",
+  "playoffs",
+  "championship",
+  "season",
+  "race",
+]);
 
 /** Capitalised words that name no subject: question words. */
 const STOP_NAMES: ReadonlySet<string> = new Set([
@@ -197,6 +243,12 @@ const WIDENING: Readonly<Partial<Record<keyof Clauses, string>>> = {
   jointWinners: "all count",
 };
 
+/** What a rule silent on a clause said on one side only means. */
+const UNSAID: Readonly<Partial<Record<keyof Clauses, string>>> = {
+  death: "counts",
+  office: "winning is enough",
+};
+
 /** The settlement clauses both rules state, compared: any that differ keep the pair from the same contract. */
 export function compareClauses(p: Clauses, k: Clauses, reasons: string[], conflicts: string[]): void {
   const named: Record<keyof Clauses, string> = {
@@ -209,14 +261,15 @@ export function compareClauses(p: Clauses, k: Clauses, reasons: string[], confli
     sharedRole: "whether a shared or acting role counts",
     duration: "how long it must last",
     announcement: "whether an announcement is enough",
+    office: "whether the winner must take office",
   };
   /** Clauses whose absence on one side is a reading of its own: any difference counts. */
-  const saidOnOneSide = new Set<keyof Clauses>(["death", "ban"]);
+  const saidOnOneSide = new Set<keyof Clauses>(["death", "ban", "office"]);
   for (const clause of Object.keys(named) as Array<keyof Clauses>) {
     const [pValue, kValue] = [p[clause], k[clause]];
     if (saidOnOneSide.has(clause)) {
       // Said on one side only: the other counts any way out, or reads the word its own way.
-      const unsaid = clause === "death" ? "counts" : "not defined";
+      const unsaid = UNSAID[clause] ?? "not defined";
       if (pValue !== kValue) {
         conflicts.push(`${named[clause]}: ${pValue ?? unsaid} (Polymarket) vs ${kValue ?? unsaid} (Kalshi)`);
       }

@@ -126,13 +126,21 @@ const ACTIONS: Record<string, RegExp> = {
 /** The acts a text asks about (`ACTIONS`' names). */
 export function actionsOf(text: string): Set<string> {
   const acts = actsOf(text);
-  // Winning a primary is being nominated: "win the Kansas Republican primary" / "the Republican nominee".
-  if (acts.has("win") && /\bprimar(y|ies)\b/i.test(text)) {
+  // Winning a primary or a nomination is being nominated: "win the Kansas Republican
+  // primary", "win the 2028 Republican presidential nomination" / "the Republican nominee".
+  if (acts.has("win") && (/\bprimar(y|ies)\b/i.test(text) || /\bwins?\b[^.?!]*\bnomination\b/i.test(text))) {
     acts.delete("win");
     acts.add("nominate");
   }
+  // Finishing first is winning: "finish first in Group F" / "win Group F".
+  if (FINISH_FIRST.test(plain(text))) acts.add("win");
+  // Reaching a stage is qualifying for it: "reach the final" / "qualify for the Final".
+  if (acts.has("stage") && REACH.test(plain(text))) acts.add("qualify");
   return acts;
 }
+
+const FINISH_FIRST = /\b(finish|finishes|place|places|come|comes)\s+(first|1st|in first place)\b/i;
+const REACH = /\b(reach|reaches|reached|make it to|makes it to|advance to|advances to)\b/i;
 
 function actsOf(text: string): Set<string> {
   // A capitalised "Final" opening a title ("Final Fantasy VII") is a name, not a stage.
@@ -375,6 +383,14 @@ export function deadlineOf(text: string, year?: number): { end: string | undefin
     [
       new RegExp(
         `\\b(?:by|on or before|through|until)\\s+${MONTH}\\s+(\\d{1,2})(?!\\d)(?:st|nd|rd|th)?(?:,?\\s+(20\\d\\d))?`,
+        "i",
+      ),
+      (m) => withYear(m[3], (y) => iso(y, month(m[1] as string) as number, Number(m[2]) + 1)),
+    ],
+    // "between market creation and December 31, 2026": through that day
+    [
+      new RegExp(
+        `\\bbetween\\b[^.]{0,80}?\\band\\s+${MONTH}\\s+(\\d{1,2})(?!\\d)(?:st|nd|rd|th)?(?:,?\\s+(20\\d\\d))?`,
         "i",
       ),
       (m) => withYear(m[3], (y) => iso(y, month(m[1] as string) as number, Number(m[2]) + 1)),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { clausesOf } from "./clauses";
+import { conditionOf } from "./compare-parts";
 import { development, pairOf, pairWithIds, readLabelled } from "./development-pairs.testing";
 import { evaluatePairs, type LabelledPair } from "./evaluate";
 import { actionsOf, comparatorsOf, deadlineOf, featuresOf } from "./features";
@@ -199,6 +200,92 @@ describe("what each market asks, read in parts (issue 25, on real objects of the
     // Silence on both sides is no difference.
     const silent = comparePair(cabinet.polymarket, { ...cabinet.kalshi, rules_primary: "", rules_secondary: "" });
     expect(silent.conflicts.join("; ")).not.toContain("whether an announcement is enough");
+  });
+});
+
+describe("how the venues write one question apart (June 2026 capture, development part)", () => {
+  const june = (ticker: string) => {
+    const pair = development.find((candidate) => candidate.kalshi.ticker === ticker);
+    if (!pair) throw new Error(`no development pair with ${ticker}`);
+    return pair;
+  };
+
+  it("reads Kalshi's close a year after the election as a backstop, and the window from both texts", () => {
+    const caruso = june("KXMAYORLA-26-RCAR");
+    const verdict = comparePair(caruso.polymarket, caruso.kalshi);
+    expect(verdict.relation).toBe("same_contract");
+    expect(verdict.reasons).toContain("Kalshi closes 366 days after Polymarket's end: a backstop, not the window");
+    expect(verdict.reasons).toContain("same year: 2026");
+    // Kalshi closing well before Polymarket's end is no backstop: another window.
+    const earlier = comparePair(caruso.polymarket, { ...caruso.kalshi, close_time: "2026-05-01T14:00:00.000Z" });
+    expect(earlier.relation).toBe("related");
+    expect(earlier.conflicts).toContain("they close 31 days apart");
+    // A deadline inside the year is not the year: "by March 31" asks less than "in 2026".
+    const sooner = comparePair(caruso.polymarket, {
+      ...caruso.kalshi,
+      rules_primary:
+        "If Rick Caruso wins the Los Angeles Mayoral Election by March 31, 2026, then the market resolves to Yes.",
+    });
+    expect(sooner.relation).not.toBe("same_contract");
+  });
+
+  it("takes the window from the rule's condition, not from a clause on what happens without a result", () => {
+    // "If no nominee is announced by November 3, 2026 … Other" is not the question's deadline.
+    const hamawy = june("KXNJPRIMARY-12D26-AHAM");
+    expect(comparePair(hamawy.polymarket, hamawy.kalshi).relation).toBe("same_contract");
+    // "… in the U.S. House of Representatives in the 2026 midterm elections": one sentence.
+    expect(conditionOf(hamawy.polymarket.description ?? "")).toContain("in the 2026 midterm elections");
+  });
+
+  it("reads Kalshi's generic league names as the leagues' own, and a team named by its city", () => {
+    const reds = june("KXMLB-26-CIN");
+    const verdict = comparePair(reds.polymarket, reds.kalshi);
+    expect(verdict.relation).toBe("same_contract");
+    // Another league's championship is another question.
+    const football = comparePair(reds.polymarket, {
+      ...reds.kalshi,
+      title: "Will Cincinnati win the 2026 Pro Football Championship?",
+      rules_primary: "If Cincinnati wins the 2026 Pro Football Championship, then the market resolves to Yes.",
+    });
+    expect(football.relation).not.toBe("same_contract");
+  });
+
+  it("reads winning a nomination as being the nominee, and finishing first as winning", () => {
+    expect(actionsOf("Will Nikki Haley win the 2028 Republican presidential nomination?")).toEqual(
+      new Set(["nominate"]),
+    );
+    expect(actionsOf("Will Netherlands finish first in World Cup Group F?")).toEqual(new Set(["win"]));
+    expect(actionsOf("Will Brazil reach the 2026 FIFA World Cup final?")).toEqual(new Set(["stage", "qualify"]));
+    for (const ticker of ["KXPRESNOMR-28-NH", "KXWCGROUPWIN-26F-NED", "KXWCROUND-26FINAL-BRA", "KXLAMAYOR1R-26-NRAM"]) {
+      const pair = june(ticker);
+      expect(comparePair(pair.polymarket, pair.kalshi).relation, ticker).toBe("same_contract");
+    }
+    // Winning the final is not reaching it.
+    const brazil = june("KXWCROUND-26FINAL-BRA");
+    const win = comparePair(brazil.polymarket, {
+      ...brazil.kalshi,
+      title: "Will Brazil win the FIFA World Cup Final?",
+    });
+    expect(win.relation).toBe("different");
+  });
+
+  it("keeps a winner who must be sworn in apart from one who wins the election", () => {
+    const devries = june("KXGOVAK-26-EDEV");
+    const verdict = comparePair(devries.polymarket, devries.kalshi);
+    expect(verdict.relation).toBe("related");
+    expect(verdict.conflicts).toContain(
+      "whether the winner must take office: winning is enough (Polymarket) vs taking office (Kalshi)",
+    );
+  });
+
+  it("reads a bracketed local name as a gloss, and a time zone's city as a clock", () => {
+    expect(
+      conditionOf(
+        "This market will resolve according to the party that wins the most seats in the Swedish Parliament (Riksdag) in this election.",
+      ),
+    ).not.toContain("Riksdag");
+    const sabrina = june("KXALBUMRELEASE-26-SAB");
+    expect(comparePair(sabrina.polymarket, sabrina.kalshi).relation).toBe("same_contract");
   });
 });
 

@@ -27,6 +27,7 @@ import {
   deadlineOf,
   featuresOf,
   type Quantity,
+  remembered,
   sourcesOf,
   type TextFeatures,
 } from "./features";
@@ -82,7 +83,8 @@ export const RELATED_SCORE = 0.42;
 
 const DAY_MS = 86_400_000;
 
-export function comparePair(polymarket: PolymarketSide, kalshi: KalshiSide): PairVerdict {
+export function comparePair(polymarket: PolymarketSide, asListed: KalshiSide): PairVerdict {
+  const kalshi = withLeagueNames(asListed);
   // A party's initials after a candidate ("Gustavo Bolívar (HC)") qualify the name, not the question.
   const pText = [polymarket.question, polymarket.groupItemTitle]
     .filter(Boolean)
@@ -123,13 +125,19 @@ export function comparePair(polymarket: PolymarketSide, kalshi: KalshiSide): Pai
   if (sharedNames.length > 0) reasons.push(`names on both: ${sharedNames.slice(0, 5).join(", ")}`);
   else if (pContext.entities.size > 0 && kContext.entities.size > 0) otherQuestion(conflicts, "no name in common");
 
-  const closes = closeDays(polymarket.endDate, [kalshi.close_time, kalshi.expected_expiration_time ?? null]);
+  const close = closeGap(polymarket.endDate, [kalshi.close_time, kalshi.expected_expiration_time ?? null]);
+  const closes = close?.days;
+  // Kalshi closing well after Polymarket's end is its backstop (a year after an election, two
+  // after a World Series): it says nothing of the window, which the texts must settle.
+  const isBackstop = close !== undefined && close.days > 3 && close.isKalshiLater;
   let dates = 0.5;
-  if (closes !== undefined) {
+  if (closes !== undefined && !isBackstop) {
     dates = closes <= 1 ? 1 : closes <= 3 ? 0.6 : closes <= 7 ? 0.25 : 0;
     if (closes <= 1) reasons.push("they close the same day");
     else if (closes <= 3) reasons.push(`they close ${Math.round(closes)} days apart`);
     else conflicts.push(`they close ${Math.round(closes)} days apart`);
+  } else if (closes !== undefined) {
+    reasons.push(`Kalshi closes ${Math.round(closes)} days after Polymarket's end: a backstop, not the window`);
   }
 
   const numbers = compareNumbers(p, k, kalshi, reasons, conflicts);
@@ -149,7 +157,8 @@ export function comparePair(polymarket: PolymarketSide, kalshi: KalshiSide): Pai
   ]);
   const isSameDeadline = compareDeadlines(pDeadline.end, kDeadline.end, reasons, conflicts);
   const isWindowSettled =
-    isSameDeadline || settleWindow(polymarket, kalshi, { p: pDeadline.end, k: kDeadline.end }, closes, reasons);
+    isSameDeadline ||
+    settleWindow(polymarket, kalshi, { p: pDeadline.end, k: kDeadline.end }, isBackstop ? undefined : closes, reasons);
   compareDates(featuresOf(pDeadline.rest), featuresOf(kDeadline.rest), reasons, conflicts);
   compareSources(polymarket.description, kalshi.rules_primary, reasons, conflicts);
   compareLabels(polymarket, kalshi, reasons, conflicts);
@@ -161,7 +170,11 @@ export function comparePair(polymarket: PolymarketSide, kalshi: KalshiSide): Pai
     reasons,
     conflicts,
   );
-  compareSubjects({ asked: p.entities, said: pAll }, { asked: k.entities, said: kAll }, conflicts);
+  compareSubjects(
+    { asked: p.entities, said: pAll, outcome: polymarket.groupItemTitle },
+    { asked: k.entities, said: kAll, outcome: kalshi.yes_sub_title },
+    conflicts,
+  );
   compareConditions(polymarket.description, kalshi.rules_primary, pAll, kAll, conflicts);
   const pUnsaid = compareWording(pText, kAll, "Polymarket", conflicts);
   const kUnsaid = compareWording(kText, pAll, "Kalshi", conflicts);
@@ -197,6 +210,39 @@ export function comparePair(polymarket: PolymarketSide, kalshi: KalshiSide): Pai
 }
 
 /**
+ * Kalshi names leagues and their titles generically ("the 2026 Pro Baseball Championship",
+ * "Pro basketball Western Conference Finals"), where Polymarket names them ("the 2026 MLB
+ * World Series"): each Kalshi text is read with the league's own names.
+ */
+function withLeagueNames(kalshi: KalshiSide): KalshiSide {
+  const named = (text: string | null | undefined) => (text ? leagueNamed(text) : text);
+  return {
+    ...kalshi,
+    title: named(kalshi.title) ?? "",
+    eventTitle: named(kalshi.eventTitle) ?? null,
+    yes_sub_title: named(kalshi.yes_sub_title) ?? null,
+    rules_primary: named(kalshi.rules_primary) ?? null,
+    rules_secondary: named(kalshi.rules_secondary) ?? null,
+  };
+}
+
+const leagueNamed = remembered((text: string) =>
+  LEAGUE_NAMES.reduce((read, [generic, name]) => read.replace(generic, name), text),
+);
+
+/** Kalshi's generic names of leagues and their championships, the titles first. */
+const LEAGUE_NAMES: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\bPro Baseball Championship\b/gi, "World Series"],
+  [/\bPro Football Championship\b/gi, "Super Bowl"],
+  [/\bPro Basketball (?:Finals|Championship)\b/gi, "NBA Finals"],
+  [/\bPro Hockey Championship\b/gi, "Stanley Cup"],
+  [/\bPro Baseball\b/gi, "MLB"],
+  [/\bPro Football\b/gi, "NFL"],
+  [/\bPro Basketball\b/gi, "NBA"],
+  [/\bPro Hockey\b/gi, "NHL"],
+];
+
+/**
  * Whether both sides are shown to ask about one window when their deadlines are not both
  * read and agreeing (`compareDeadlines`), with the reason: the same close day, one side's deadline on
  * the other's close (a side that says no deadline is dated by when it closes; a close far
@@ -223,15 +269,25 @@ function settleWindow(
     reasons.push(`same deadline: before ${deadlines.k} (Polymarket's end)`);
     return true;
   }
-  if (deadlines.p || deadlines.k || closes !== undefined) return false;
-  const pYears = featuresOf(
-    [polymarket.eventTitle, polymarket.question, polymarket.groupItemTitle, polymarket.description].join(" "),
-  ).years;
-  const kYears = featuresOf(
-    [kalshi.eventTitle, kalshi.title, kalshi.yes_sub_title, kalshi.rules_primary].join(" "),
-  ).years;
+  if (closes !== undefined) return false;
+  // The years each side asks about: in its question and its rule's condition, not in a later
+  // clause ("if the result isn't known by January 31, 2027, … Other"); in the whole rules
+  // only where those name none ("If no 2026 Delaware Republican Senate Primary takes place").
+  const yearsOf = (asked: ReadonlyArray<string | null>, rules: string | null) => {
+    const years = featuresOf([...asked, conditionOf(rules ?? "")].join(" ")).years;
+    return years.size > 0 ? years : featuresOf(rules ?? "").years;
+  };
+  const pYears = yearsOf(
+    [polymarket.eventTitle, polymarket.question, polymarket.groupItemTitle],
+    polymarket.description,
+  );
+  const kYears = yearsOf([kalshi.eventTitle, kalshi.title, kalshi.yes_sub_title], kalshi.rules_primary);
   const [year] = [...pYears];
   if (pYears.size !== 1 || kYears.size !== 1 || year === undefined || !kYears.has(year)) return false;
+  // A deadline read on one side only must be that year's end ("in 2026" / "the 2026
+  // election"): an earlier one ("by June 30") asks less than the whole year.
+  const yearEnd = `${year + 1}-01-01`;
+  if ((deadlines.p && deadlines.p !== yearEnd) || (deadlines.k && deadlines.k !== yearEnd)) return false;
   reasons.push(`same year: ${year}`);
   return true;
 }
@@ -305,21 +361,26 @@ function quantityText(quantity: Quantity): string {
 }
 
 /**
- * A side's deadline: from its question, else from its rules; a date said without a year
- * takes the first year its texts name (the question, the event, then its dates).
+ * A side's deadline: from its question, else from its rule's condition (a later clause,
+ * "if no nominee is announced by November 3, … Other", is a backstop, not the window); a
+ * date said without a year takes the first year its texts name (the question, the event,
+ * then its dates).
  */
 function deadlineOfSide(
   question: string,
   rules: string | null,
   context: ReadonlyArray<string | null>,
 ): { end: string | undefined; rest: string } {
-  const year = [question, ...context, rules ?? ""]
-    .map((text) => /\b(20[2-4]\d)\b/.exec(text ?? "")?.[1])
+  // "before 2027" names the year 2026's end.
+  const known = [question, ...context, rules ?? ""]
+    .map((text) => {
+      const found = /\b(before\s+)?(20[2-4]\d)\b/i.exec(text ?? "");
+      return found ? Number(found[2]) - (found[1] ? 1 : 0) : undefined;
+    })
     .find((found) => found !== undefined);
-  const known = year === undefined ? undefined : Number(year);
   const asked = deadlineOf(question, known);
   if (asked.end || !rules) return asked;
-  return { end: deadlineOf(rules, known).end, rest: asked.rest };
+  return { end: deadlineOf(conditionOf(rules), known).end, rest: asked.rest };
 }
 
 /** Whether both deadlines are read and agree. */
@@ -427,13 +488,18 @@ function orientationOf(
   return [flipped, opposite, isOppositeAct].filter(Boolean).length % 2 === 1 ? "inverse" : "same";
 }
 
-/** Days between Polymarket's end and the nearest of Kalshi's dates. */
-function closeDays(end: string | null, kalshiDates: readonly (string | null)[]): number | undefined {
+/** Days between Polymarket's end and the nearest of Kalshi's dates, and whether that one is later. */
+function closeGap(
+  end: string | null,
+  kalshiDates: readonly (string | null)[],
+): { days: number; isKalshiLater: boolean } | undefined {
   const first = end ? Date.parse(end) : Number.NaN;
-  const distances = kalshiDates
-    .map((date) => (date ? Math.abs(first - Date.parse(date)) / DAY_MS : Number.NaN))
+  const gaps = kalshiDates
+    .map((date) => (date ? (Date.parse(date) - first) / DAY_MS : Number.NaN))
     .filter((days) => !Number.isNaN(days));
-  return distances.length === 0 ? undefined : Math.min(...distances);
+  if (gaps.length === 0) return undefined;
+  const nearest = gaps.reduce((a, b) => (Math.abs(b) < Math.abs(a) ? b : a));
+  return { days: Math.abs(nearest), isKalshiLater: nearest > 0 };
 }
 
 /** The names that stand in the text as whole words. */
