@@ -111,7 +111,7 @@ const ACTIONS: Record<string, RegExp> = {
   nominate: /\b(nominate|nominates|nominated|nomination|nominee)\b/,
   announce: /\b(announce|announces|announced)\b/,
   // "the next Supreme Leader", not "the next presidential election".
-  succeed: /\b(next(?!(?:\s+[a-z]+){0,2}\s+elections?\b)|successor|become(?! law)|becomes(?! law))\b/,
+  succeed: /\b(next(?!(?:\s+[a-z]+){0,4}\s+elections?\b)|successor|become(?! law)|becomes(?! law))\b/,
   enact: /\b(becomes? law|signed into law|enacted|enacts)\b/,
   lead: /\b(lead|leads|rule|rules)\b/,
   handshake: /\b(shake hands|shakes hands|handshake)\b/,

@@ -220,6 +220,11 @@ describe("how the venues write one question apart (June 2026 capture, developmen
     const earlier = comparePair(caruso.polymarket, { ...caruso.kalshi, close_time: "2026-05-01T14:00:00.000Z" });
     expect(earlier.relation).toBe("related");
     expect(earlier.conflicts).toContain("they close 31 days apart");
+    // Nor is a backstop's year the one asked about: "this year", closing the next April.
+    const spotify = june("KXTOPARTIST-26B-KEN");
+    const thisYear = comparePair(spotify.polymarket, spotify.kalshi);
+    expect(thisYear.conflicts.join("; ")).not.toContain("deadlines differ");
+    expect(thisYear.unsettled.join("; ")).not.toContain("the window");
     // A deadline inside the year is not the year: "by March 31" asks less than "in 2026".
     const sooner = comparePair(caruso.polymarket, {
       ...caruso.kalshi,

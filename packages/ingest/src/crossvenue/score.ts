@@ -150,10 +150,11 @@ export function comparePair(polymarket: PolymarketSide, asListed: KalshiSide): P
   // The deadline each asks by, however it is said ("in 2026" is "before Jan 1, 2027"); the
   // dates and years left in the texts are compared after it, not read twice.
   const pDeadline = deadlineOfSide(pText, polymarket.description, [polymarket.eventTitle, polymarket.endDate]);
+  // A backstop's year is not the year asked about ("this year", closing next April).
   const kDeadline = deadlineOfSide(kText, kalshi.rules_primary, [
     kalshi.eventTitle,
     kalshi.expected_expiration_time ?? null,
-    kalshi.close_time,
+    isBackstop ? null : kalshi.close_time,
   ]);
   const isSameDeadline = compareDeadlines(pDeadline.end, kDeadline.end, reasons, conflicts);
   const isWindowSettled =
