@@ -121,9 +121,11 @@ describe("the labelled pairs: a development part and two frozen test parts", () 
 const FLOOR = { precision: 0.8, recall: 0.85, wrongOrientation: 0 };
 
 /**
- * The June 2026 part when first measured (2026-11-28, nothing changed for it): 0 of 48
- * same-contract pairs found, none wrongly, no orientation wrong (its sibling part, now
- * development, found 1 of 49 then). The rules, shaped on March's questions, kept June's from
- * the same contract. The floor keeps precision at the issue's bar.
+ * The June 2026 part: 0 of 48 same-contract pairs found when first measured (2026-11-28,
+ * nothing changed for it; its sibling part, now development, found 1 of 49 then). After the
+ * matcher was shaped on that sibling part (Kalshi's backstop close, its generic league names,
+ * nominee and nomination, …): 32 of 48 found, 1 of 33 called wrongly (precision 0.970, recall
+ * 0.667), no orientation wrong; on its 33 pairs of series new to development, precision 0.933
+ * (14 of 15) and recall 0.538. The floor keeps those from falling and precision at the issue's bar.
  */
-const JUNE_FLOOR = { precision: 0.95, recall: 0, wrongOrientation: 0 };
+const JUNE_FLOOR = { precision: 0.95, recall: 0.66, wrongOrientation: 0 };
