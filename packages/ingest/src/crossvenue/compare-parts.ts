@@ -54,7 +54,6 @@ export function compareSubjects(
 function namesNotSaid(asked: ReadonlySet<string>, other: string): string[] {
   const names = [...asked].filter((name) => name.includes(" ") || !STOP_NAMES.has(name));
   const said = ` ${plainWords(other)} `;
-  // A multi-word name is said when its last word is: "Donald Trump" / "Trump".
   // One word said in full or, from six letters, in another form: "Congressional" /
   // "Congress", "Israeli" / "Israel".
   const isWordSaid = (word: string) =>
@@ -66,6 +65,7 @@ function namesNotSaid(asked: ReadonlySet<string>, other: string): string[] {
     const named = words.split(" ").filter((word) => !EVENT_WORDS.has(word));
     return (
       forms.some((form) => said.includes(` ${form} `)) ||
+      // A multi-word name is said when its last word is: "Donald Trump" / "Trump".
       isWordSaid(last) ||
       // An event named by its place and kind ("the Michigan Democratic Primary"): its place
       // and party said are enough, the kind of event is the act's to compare.

@@ -247,8 +247,9 @@ const LEAGUE_NAMES: ReadonlyArray<readonly [RegExp, string]> = [
  * Whether both sides are shown to ask about one window when their deadlines are not both
  * read and agreeing (`compareDeadlines`), with the reason: the same close day, one side's deadline on
  * the other's close (a side that says no deadline is dated by when it closes; a close far
- * off may be a backstop, so it says nothing), or, with no date at all, the one year both
- * name ("the 2026 NY-12 House seat" / "the 2026 midterms").
+ * off may be a backstop, so it says nothing), or, with no close to compare (none, or
+ * Kalshi's backstop), the one year both name ("the 2026 NY-12 House seat" / "the 2026
+ * midterms"), a deadline read on one side only being that year's end.
  */
 function settleWindow(
   polymarket: PolymarketSide,
