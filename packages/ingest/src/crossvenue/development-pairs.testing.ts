@@ -21,6 +21,13 @@ export function pairOf(question: string, kalshiTitle: string): LabelledPair {
   return pair;
 }
 
+/** The development pair of this Kalshi ticker. */
+export function pairWithTicker(ticker: string): LabelledPair {
+  const pair = development.find((candidate) => candidate.kalshi.ticker === ticker);
+  if (!pair) throw new Error(`no development pair with ${ticker}`);
+  return pair;
+}
+
 /** The development pair of this Polymarket id and Kalshi ticker. */
 export function pairWithIds(polymarketId: string, ticker: string): LabelledPair {
   const pair = development.find(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { clausesOf } from "./clauses";
 import { conditionOf } from "./compare-parts";
-import { development, pairOf, pairWithIds, readLabelled } from "./development-pairs.testing";
+import { development, pairOf, pairWithIds, pairWithTicker, readLabelled } from "./development-pairs.testing";
 import { evaluatePairs, type LabelledPair } from "./evaluate";
 import { actionsOf, comparatorsOf, deadlineOf, featuresOf } from "./features";
 import { comparePair } from "./score";
@@ -204,11 +204,7 @@ describe("what each market asks, read in parts (issue 25, on real objects of the
 });
 
 describe("how the venues write one question apart (June 2026 capture, development part)", () => {
-  const june = (ticker: string) => {
-    const pair = development.find((candidate) => candidate.kalshi.ticker === ticker);
-    if (!pair) throw new Error(`no development pair with ${ticker}`);
-    return pair;
-  };
+  const june = pairWithTicker;
 
   it("reads Kalshi's close a year after the election as a backstop, and the window from both texts", () => {
     const caruso = june("KXMAYORLA-26-RCAR");
