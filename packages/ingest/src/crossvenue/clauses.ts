@@ -73,7 +73,9 @@ export function clausesOf(rules: string, general?: string | null): Clauses {
   } else if (/\b(banned|ban)\b[^.]{0,120}\b(inaccessible|unavailable|cannot be accessed|blocked)\b/.test(text)) {
     clauses.ban = "unavailable to users";
   }
-  const sharedRole = /\b(co-ceo|co-chief|interim|acting)\b[^.]{0,80}/.exec(text)?.[0];
+  // To the sentence's end: "Temporary, interim, or placeholder governors appointed by any
+  // means before the specified election will not be considered."
+  const sharedRole = /\b(co-ceo|co-chief|interim|acting)\b[^.]{0,160}/.exec(text)?.[0];
   if (sharedRole) {
     clauses.sharedRole = /\b(not|no|never|excluding|excluded|exclude|will not|won't)\b/.test(sharedRole)
       ? "does not count"
@@ -98,7 +100,12 @@ export function clausesOf(rules: string, general?: string | null): Clauses {
   }
   // "If … is sworn in as the governor of Alaska pursuant to the election in 2026": a winner who
   // never takes office settles it otherwise than "wins the election".
-  if (/\b(?:is|are|be|gets?) (?:sworn in|inaugurated)\b|\b(?:sworn in|inaugurated|takes? office) as\b/.test(text)) {
+  // Asking who "officially holds the position of the head of state" on a day asks the same.
+  if (
+    /\b(?:is|are|be|gets?) (?:sworn in|inaugurated)\b|\b(?:sworn in|inaugurated|takes? office) as\b|\bholds? the (?:position|office) of\b/.test(
+      text,
+    )
+  ) {
     clauses.office = "taking office";
   }
   if (/\bfor any (length of time|duration|period)\b/.test(text)) clauses.duration = "any length";

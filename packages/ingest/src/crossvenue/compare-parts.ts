@@ -56,15 +56,30 @@ function namesNotSaid(asked: ReadonlySet<string>, other: string): string[] {
   const said = ` ${plainWords(other)} `;
   // One word said in full or, from six letters, in another form: "Congressional" /
   // "Congress", "Israeli" / "Israel".
-  const isWordSaid = (word: string) =>
-    said.includes(` ${word} `) || (word.length >= 6 && said.includes(` ${word.slice(0, 6)}`));
+  const isWordSaid = (word: string) => {
+    if (said.includes(` ${word} `) || (word.length >= 6 && said.includes(` ${word.slice(0, 6)}`))) return true;
+    // A people's name for its country: "Maltese" / "Malta", "Mexican" / "Mexico".
+    const country = /^(\p{L}{4,}?)(?:ese|ian|an|ish|i)$/u.exec(word)?.[1];
+    return country !== undefined && new RegExp(` ${country}\\p{L}{0,2} `, "u").test(said);
+  };
   const isSaid = (name: string) => {
     const words = plainWords(name);
     const forms = ALIASES.find((alias) => alias.includes(words)) ?? [words];
     const last = words.split(" ").at(-1) ?? words;
     const named = words.split(" ").filter((word) => !EVENT_WORDS.has(word));
+    const initials = named
+      .filter((word) => !["of", "the", "and", "de"].includes(word))
+      .map((word) => word[0])
+      .join("");
     return (
       forms.some((form) => said.includes(` ${form} `)) ||
+      // A team said by its city and its name's initial, as Kalshi writes it: "New York M" /
+      // "New York Mets", both ways.
+      (/ \p{L}$/u.test(words) && said.includes(` ${words}`)) ||
+      (words.includes(" ") && said.includes(` ${words.replace(/(\p{L})\p{L}+$/u, "$1")} `)) ||
+      // A name of three words or more said by its initials: "Major League Baseball" / "MLB"
+      // (two letters name too many things: "WC", "SC").
+      (initials.length >= 3 && said.includes(` ${initials} `)) ||
       // A multi-word name is said when its last word is: "Donald Trump" / "Trump".
       isWordSaid(last) ||
       // An event named by its place and kind ("the Michigan Democratic Primary"): its place
@@ -137,6 +152,12 @@ export const conditionOf = remembered((rules: string): string => {
       // A time zone's city ("11:59 PM PT (Los Angeles time)") is a clock, not a party, and a
       // name in brackets after what it names ("the Swedish Parliament (Riksdag)") a gloss.
       .replace(/\([^()]*\btime\)/gi, " ")
+      // A game named by its two teams and its day is one game, whichever competition Kalshi's
+      // template says it is in ("the Nice vs Saint-Etienne professional Ligue 1 soccer game").
+      .replace(
+        /\b(vs\.? .{1,60}? professional) (?:[\p{Lu}\d][\p{L}\d.'-]* )+(soccer|football|basketball|baseball|hockey) game\b/gu,
+        "$1 $2 game",
+      )
       .replace(/\s*\((?:\p{Lu}[\p{L}'-]*\s?){1,3}\)/gu, " ")
   );
 });
@@ -189,8 +210,14 @@ const saidStems = remembered((text: string): ReadonlySet<string> => new Set(word
 /** A timestamp in a title ("before 2026-02-01T15:00:00.000Z"): a date, not words. */
 const ISO_TIME = /\b\d{4}-\d\d-\d\dT[\d:.]+Z?\b/g;
 
-/** Words that name the kind of an event, not who or where: compared as the act. */
+/**
+ * Words that name the kind of an event or prize, not who or where: compared as the act.
+ * "The 2026 American League MVP Award" is the American League MVP; "New York City FC" is
+ * New York City.
+ */
 const EVENT_WORDS: ReadonlySet<string> = new Set([
+  "award",
+  "fc",
   "primary",
   "primaries",
   "election",

@@ -22,6 +22,10 @@ export const LABELLED_FILES = {
     "pairs-dev-near-misses.json",
     /** June 2026: a test part once, measured as frozen, then made development (`SPLIT.md`). */
     "pairs-dev-2026-06.json",
+    /** Later pages of the June capture, every field checked verbatim against it. */
+    "pairs-dev-2026-06c.json",
+    "pairs-dev-2026-06d.json",
+    "pairs-dev-2026-06e.json",
   ],
   test: ["pairs-test.json"],
   /**

@@ -211,15 +211,30 @@ function readFeatures(text: string): TextFeatures {
     entities: entitiesOf(clean),
     quantities: quantitiesOf(clean),
     dates: datesOf(clean),
-    years: new Set([...clean.matchAll(/\b(20[2-4]\d)\b/g)].map((match) => Number(match[1]))),
+    years: new Set([...clean.matchAll(YEAR)].map((match) => yearOf(match[1] as string, match[2]))),
     direction: directionOf(clean),
   };
+}
+
+/**
+ * A year, or a season across two ("the 2025-26 season", "2025-2026 PFA Player of the
+ * Year"), which is named by the year it ends in: its awards and finals fall then.
+ */
+export const YEAR = /\b(20[2-4]\d)(?:\s?[-–/]\s?(?:20)?(\d\d))?\b/g;
+
+/** The year of `YEAR`'s two groups. */
+export function yearOf(year: string, next: string | undefined): number {
+  const first = Number(year);
+  return next !== undefined && Number(next) === (first + 1) % 100 ? first + 1 : first;
 }
 
 function entitiesOf(text: string): Set<string> {
   const entities = new Set<string>();
   // Runs of capitalised words (and tickers); a sentence's first word alone is not a name.
-  for (const match of text.matchAll(/\b([A-Z][a-zA-Z.&'-]*(?:\s+(?:of|the|de|van|von)?\s*[A-Z][a-zA-Z.&'-]*)*)/g)) {
+  // A capital with one digit is a name of its own ("F1", "G7"), not the letter alone.
+  for (const match of text.matchAll(
+    /\b([A-Z](?:\d(?![\d-])|[a-zA-Z.&'-]*)(?:\s+(?:of|the|de|van|von)?\s*[A-Z][a-zA-Z.&'-]*)*)/g,
+  )) {
     const isSentenceStart = match.index === 0 || /[.?!:]\s*$/.test(text.slice(0, match.index));
     // "Will Trump …": the question's own first word is not part of the name.
     // A name ends before a full stop or a possessive: "ET." is "ET", "Trump's" is "Trump".

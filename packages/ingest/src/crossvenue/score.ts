@@ -24,13 +24,13 @@ import {
   actionsOf,
   type Comparator,
   comparatorsOf,
-  deadlineOf,
   featuresOf,
   type Quantity,
   remembered,
   sourcesOf,
   type TextFeatures,
 } from "./features";
+import { closeGap, compareDates, compareDeadlines, datesAsked, deadlineOfSide, settleWindow } from "./window";
 
 export interface PolymarketSide {
   id: string;
@@ -81,17 +81,19 @@ export interface PairVerdict {
 export const SAME_CONTRACT_SCORE = 0.6;
 export const RELATED_SCORE = 0.42;
 
-const DAY_MS = 86_400_000;
-
 export function comparePair(polymarket: PolymarketSide, asListed: KalshiSide): PairVerdict {
   const kalshi = withLeagueNames(asListed);
-  // A party's initials after a candidate ("Gustavo Bolívar (HC)") qualify the name, not the question.
+  // A party's initials after a candidate ("Gustavo Bolívar (HC)", "the Democratic (DFL)
+  // nominee") qualify the name, not the question.
   const pText = [polymarket.question, polymarket.groupItemTitle]
     .filter(Boolean)
     .join(" — ")
     .replace(/\s*\([A-Z]{1,5}\)/g, "");
   // A nested market without a title of its own asks its event's question ("Who will…?" + "Name").
-  const kText = [kalshi.title || kalshi.eventTitle, kalshi.yes_sub_title].filter(Boolean).join(" — ");
+  const kText = [kalshi.title || kalshi.eventTitle, kalshi.yes_sub_title]
+    .filter(Boolean)
+    .join(" — ")
+    .replace(/\s*\([A-Z]{1,5}\)/g, "");
   const p = featuresOf(pText);
   const k = featuresOf(kText);
   // The event's title names what a market's own text may leave out ("Above 4.5%").
@@ -160,7 +162,12 @@ export function comparePair(polymarket: PolymarketSide, asListed: KalshiSide): P
   const isWindowSettled =
     isSameDeadline ||
     settleWindow(polymarket, kalshi, { p: pDeadline.end, k: kDeadline.end }, isBackstop ? undefined : closes, reasons);
-  compareDates(featuresOf(pDeadline.rest), featuresOf(kDeadline.rest), reasons, conflicts);
+  compareDates(
+    datesAsked(pDeadline.rest, polymarket.description),
+    datesAsked(kDeadline.rest, kalshi.rules_primary),
+    reasons,
+    conflicts,
+  );
   compareSources(polymarket.description, kalshi.rules_primary, reasons, conflicts);
   compareLabels(polymarket, kalshi, reasons, conflicts);
   // A question that names no act ("US congress stock trading ban before 2027?") asks its
@@ -241,58 +248,10 @@ const LEAGUE_NAMES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bPro Football\b/gi, "NFL"],
   [/\bPro Basketball\b/gi, "NBA"],
   [/\bPro Hockey\b/gi, "NHL"],
+  [/\bPro Men's Basketball\b/gi, "NBA"],
+  // A division's "Title Holder" is its champion.
+  [/\b(\w+weight) Title(?: Holder)?\b/gi, "$1 Champion"],
 ];
-
-/**
- * Whether both sides are shown to ask about one window when their deadlines are not both
- * read and agreeing (`compareDeadlines`), with the reason: the same close day, one side's deadline on
- * the other's close (a side that says no deadline is dated by when it closes; a close far
- * off may be a backstop, so it says nothing), or, with no close to compare (none, or
- * Kalshi's backstop), the one year both name ("the 2026 NY-12 House seat" / "the 2026
- * midterms"), a deadline read on one side only being that year's end.
- */
-function settleWindow(
-  polymarket: PolymarketSide,
-  kalshi: KalshiSide,
-  deadlines: { p: string | undefined; k: string | undefined },
-  closes: number | undefined,
-  reasons: string[],
-): boolean {
-  // Both read and apart: `compareDeadlines` has said so.
-  if (deadlines.p && deadlines.k) return false;
-  if (closes !== undefined && closes <= 1) return true;
-  const onClose = (deadline: string, dates: ReadonlyArray<string | null | undefined>) =>
-    dates.some((date) => date && Math.abs(Date.parse(date.slice(0, 10)) - Date.parse(deadline)) <= DAY_MS);
-  if (deadlines.p && onClose(deadlines.p, [kalshi.expected_expiration_time, kalshi.close_time])) {
-    reasons.push(`same deadline: before ${deadlines.p} (Kalshi's close)`);
-    return true;
-  }
-  if (deadlines.k && onClose(deadlines.k, [polymarket.endDate])) {
-    reasons.push(`same deadline: before ${deadlines.k} (Polymarket's end)`);
-    return true;
-  }
-  if (closes !== undefined) return false;
-  // The years each side asks about: in its question and its rule's condition, not in a later
-  // clause ("if the result isn't known by January 31, 2027, … Other"); in the whole rules
-  // only where those name none ("If no 2026 Delaware Republican Senate Primary takes place").
-  const yearsOf = (asked: ReadonlyArray<string | null>, rules: string | null) => {
-    const years = featuresOf([...asked, conditionOf(rules ?? "")].join(" ")).years;
-    return years.size > 0 ? years : featuresOf(rules ?? "").years;
-  };
-  const pYears = yearsOf(
-    [polymarket.eventTitle, polymarket.question, polymarket.groupItemTitle],
-    polymarket.description,
-  );
-  const kYears = yearsOf([kalshi.eventTitle, kalshi.title, kalshi.yes_sub_title], kalshi.rules_primary);
-  const [year] = [...pYears];
-  if (pYears.size !== 1 || kYears.size !== 1 || year === undefined || !kYears.has(year)) return false;
-  // A deadline read on one side only must be that year's end ("in 2026" / "the 2026
-  // election"): an earlier one ("by June 30") asks less than the whole year.
-  const yearEnd = `${year + 1}-01-01`;
-  if ((deadlines.p && deadlines.p !== yearEnd) || (deadlines.k && deadlines.k !== yearEnd)) return false;
-  reasons.push(`same year: ${year}`);
-  return true;
-}
 
 /** 1 when the thresholds agree (or neither names one), 0 when they differ. */
 function compareNumbers(
@@ -362,56 +321,6 @@ function quantityText(quantity: Quantity): string {
   return quantity.unit === "$" ? `$${value}` : `${value}${quantity.unit}`;
 }
 
-/**
- * A side's deadline: from its question, else from its rule's condition (a later clause,
- * "if no nominee is announced by November 3, … Other", is a backstop, not the window); a
- * date said without a year takes the first year its texts name (the question, the event,
- * then its dates).
- */
-function deadlineOfSide(
-  question: string,
-  rules: string | null,
-  context: ReadonlyArray<string | null>,
-): { end: string | undefined; rest: string } {
-  // "before 2027" names the year 2026's end.
-  const known = [question, ...context, rules ?? ""]
-    .map((text) => {
-      const found = /\b(before\s+)?(20[2-4]\d)\b/i.exec(text ?? "");
-      return found ? Number(found[2]) - (found[1] ? 1 : 0) : undefined;
-    })
-    .find((found) => found !== undefined);
-  const asked = deadlineOf(question, known);
-  if (asked.end || !rules) return asked;
-  return { end: deadlineOf(conditionOf(rules), known).end, rest: asked.rest };
-}
-
-/** Whether both deadlines are read and agree. */
-function compareDeadlines(
-  p: string | undefined,
-  k: string | undefined,
-  reasons: string[],
-  conflicts: string[],
-): boolean {
-  if (!p || !k) return false;
-  const days = Math.abs(Date.parse(p) - Date.parse(k)) / DAY_MS;
-  // A day apart is the venues' cut-offs (11:59 PM ET against the next day in UTC).
-  if (days <= 1) reasons.push(`same deadline: before ${p}`);
-  else conflicts.push(`deadlines differ: before ${p} (Polymarket) vs before ${k} (Kalshi)`);
-  return days <= 1;
-}
-
-function compareDates(p: TextFeatures, k: TextFeatures, reasons: string[], conflicts: string[]): void {
-  const day = (date: string) => date.slice(-5);
-  if (p.dates.length > 0 && k.dates.length > 0) {
-    const shared = p.dates.filter((date) => k.dates.some((other) => day(other) === day(date)));
-    if (shared.length > 0) reasons.push(`same date: ${shared.map(day).join(", ")}`);
-    else conflicts.push(`dates differ: ${p.dates.join(", ")} vs ${k.dates.join(", ")}`);
-  }
-  if (p.years.size > 0 && k.years.size > 0 && intersection(p.years, k.years).length === 0) {
-    conflicts.push(`years differ: ${[...p.years].join(", ")} vs ${[...k.years].join(", ")}`);
-  }
-}
-
 function compareSources(
   description: string | null,
   rules: string | null,
@@ -448,7 +357,6 @@ function compareLabels(polymarket: PolymarketSide, kalshi: KalshiSide, reasons: 
   }
 }
 
-/** Both questions ask the same act of their subject; said only when both name one. */
 /**
  * Both questions ask the same act of their subject; said only when both name one. Acts
  * that are each other's opposite ("remain in office" / "leave office") ask one question
@@ -488,20 +396,6 @@ function orientationOf(
   const opposite = p.direction !== undefined && k.direction !== undefined && p.direction !== k.direction;
   // Each reason to turn turns once: two of them cancel.
   return [flipped, opposite, isOppositeAct].filter(Boolean).length % 2 === 1 ? "inverse" : "same";
-}
-
-/** Days between Polymarket's end and the nearest of Kalshi's dates, and whether that one is later. */
-function closeGap(
-  end: string | null,
-  kalshiDates: readonly (string | null)[],
-): { days: number; isKalshiLater: boolean } | undefined {
-  const first = end ? Date.parse(end) : Number.NaN;
-  const gaps = kalshiDates
-    .map((date) => (date ? (Date.parse(date) - first) / DAY_MS : Number.NaN))
-    .filter((days) => !Number.isNaN(days));
-  if (gaps.length === 0) return undefined;
-  const nearest = gaps.reduce((a, b) => (Math.abs(b) < Math.abs(a) ? b : a));
-  return { days: Math.abs(nearest), isKalshiLater: nearest > 0 };
 }
 
 /** The names that stand in the text as whole words. */
