@@ -39,6 +39,24 @@ async function waitForTiles(page: Page): Promise<Record<string, string>> {
  */
 const POLLED_TEST_MS = 300_000;
 
+/**
+ * Opens the arbitrage monitor until every tile is ready: the server pairs the markets after
+ * its first snapshot of each venue, right after a confirmation the quoted tiles are empty
+ * until the next snapshot quotes both markets, and a load as an hour turns may find the gap
+ * chart empty. A failure names the tiles not ready.
+ */
+async function openMonitorWhenReady(page: Page): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        await page.goto(`${baseUrl}/dashboards/arbitrage-monitor`);
+        return Object.entries(await waitForTiles(page)).filter(([, state]) => state !== "ready");
+      },
+      { timeout: 120_000, interval: 2_000 },
+    )
+    .toEqual([]);
+}
+
 /** The World Cup pairs Admin → Cross-venue's test decides itself. */
 const ADMIN_TEST_MARKETS = new Set(["558934", "558978", "559651"]);
 
@@ -175,16 +193,7 @@ describe("dashboards", () => {
       const { page } = wide;
       // The dashboard prices checked pairs only: an admin confirms two of the matcher's own.
       await confirmCandidates(page, 2);
-      // The server pairs the markets after its first snapshot of each venue.
-      await expect
-        .poll(
-          async () => {
-            await page.goto(`${baseUrl}/dashboards/arbitrage-monitor`);
-            return Object.entries(await waitForTiles(page)).filter(([, state]) => state !== "ready");
-          },
-          { timeout: 120_000, interval: 2_000 },
-        )
-        .toEqual([]);
+      await openMonitorWhenReady(page);
       await page.getByRole("heading", { level: 1, name: "Cross-Platform Arbitrage" }).waitFor();
       expect(await page.getByTestId("tile-error").count()).toBe(0);
       // What a gap is not, said; never a promise of profit.
@@ -232,17 +241,7 @@ describe("dashboards", () => {
     "fits the arbitrage monitor on a phone",
     async () => {
       const { page } = phone;
-      // As on the desktop: the monitor's tiles follow live pairs and finished hours, so a load
-      // that lands as an hour turns may find a tile empty; it is ready again on a reload.
-      await expect
-        .poll(
-          async () => {
-            await page.goto(`${baseUrl}/dashboards/arbitrage-monitor`);
-            return Object.entries(await waitForTiles(page)).filter(([, state]) => state !== "ready");
-          },
-          { timeout: 120_000, interval: 2_000 },
-        )
-        .toEqual([]);
+      await openMonitorWhenReady(page);
       const width = await page.evaluate<number>("document.documentElement.scrollWidth");
       expect(width).toBeLessThanOrEqual(390);
       await phone.screenshot("dashboard-arbitrage-monitor-390");
