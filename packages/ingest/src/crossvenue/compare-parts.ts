@@ -60,7 +60,10 @@ function namesNotSaid(asked: ReadonlySet<string>, other: string): string[] {
     if (said.includes(` ${word} `) || (word.length >= 6 && said.includes(` ${word.slice(0, 6)}`))) return true;
     // A people's name for its country: "Maltese" / "Malta", "Mexican" / "Mexico".
     const country = /^(\p{L}{4,}?)(?:ese|ian|an|ish|i)$/u.exec(word)?.[1];
-    return country !== undefined && new RegExp(` ${country}\\p{L}{0,2} `, "u").test(said);
+    if (country !== undefined && new RegExp(` ${country}\\p{L}{0,2} `, "u").test(said)) return true;
+    // And a country for its people's: "Mexico" / "the Mexican Chamber of Deputies".
+    const root = /^(\p{L}{4,}?)[aeoy]?$/u.exec(word)?.[1];
+    return root !== undefined && new RegExp(` ${root}(?:ese|ian|an|ish|i) `, "u").test(said);
   };
   const isSaid = (name: string) => {
     const words = plainWords(name);
@@ -91,6 +94,38 @@ function namesNotSaid(asked: ReadonlySet<string>, other: string): string[] {
   // A surname stands for its full name: said with it, or said once as the full one.
   return missing.filter((name) => !names.some((other) => other !== name && other.endsWith(` ${name}`)));
 }
+
+/**
+ * A name one side writes out and the other by its initials ("the Ecologist Green Party of
+ * Mexico (PVEM)" / "PVEM", "Coalition Avenir Québec" / "CAQ") is read by its initials on
+ * both: the initials the other side writes, glossed in brackets after the name or, from
+ * three letters, those of the name's own words.
+ */
+export function initialsAsSaidIn(text: string, other: string): string {
+  const said = new Set(other.match(/\b[A-Z]{2,5}\b/g));
+  if (said.size === 0) return text;
+  const glossed = text.replace(GLOSSED_NAME, (whole, _name, initials: string) =>
+    said.has(initials) ? initials : whole,
+  );
+  return glossed.replace(CAPITALISED_RUN, (run: string) => {
+    const words = run.split(/\s+/);
+    // The longest stretch of the run whose initials the other side writes ("Will Coalition
+    // Avenir Québec": "Coalition Avenir Québec").
+    for (let length = words.length; length >= 3; length--)
+      for (let start = 0; start + length <= words.length; start++) {
+        const stretch = words.slice(start, start + length);
+        const named = stretch.filter((word) => !JOINERS.has(word));
+        const initials = plain(named.map((word) => word[0]).join("")).toUpperCase();
+        if (named.length >= 3 && !JOINERS.has(stretch.at(-1) ?? "") && said.has(initials))
+          return [...words.slice(0, start), initials, ...words.slice(start + length)].join(" ");
+      }
+    return run;
+  });
+}
+
+const JOINERS: ReadonlySet<string> = new Set(["of", "de", "the", "and", "for"]);
+const GLOSSED_NAME = /((?:\p{Lu}[\p{L}'’.-]*\s+(?:(?:of|de|the|and|for)\s+)?)*\p{Lu}[\p{L}'’.-]*)\s*\(([A-Z]{2,5})\)/gu;
+const CAPITALISED_RUN = /\p{Lu}[\p{L}'’.-]*(?:\s+(?:(?:of|de|the|and|for)\s+)?\p{Lu}[\p{L}'’.-]*){2,}/gu;
 
 /**
  * Who each rule's condition requires, beyond the question: a name in one side's condition
@@ -132,6 +167,38 @@ export function compareConditions(
 }
 
 /**
+ * Whether both rules resolve on the same condition, said in nearly the same words ("…
+ * officially holds the position of the head of state of Venezuela on Dec 31, 2026"): the
+ * act is settled there when the questions word it apart ("the leader of Venezuela"), unless
+ * a word a question asks is in its own condition and not in the other's ("the head of
+ * government"): then that is what the conditions differ by.
+ */
+export function sameCondition(
+  p: { question: string; rules: string | null },
+  k: { question: string; rules: string | null },
+  reasons: string[],
+): boolean {
+  if (!p.rules || !k.rules) return false;
+  const [pCondition, kCondition] = [conditionOf(p.rules), conditionOf(k.rules)];
+  const [pWords, kWords] = [featuresOf(pCondition).words, featuresOf(kCondition).words];
+  const shared = [...pWords].filter((word) => kWords.has(word));
+  if (pWords.size === 0 || kWords.size === 0 || (2 * shared.length) / (pWords.size + kWords.size) < SAME_CONDITION)
+    return false;
+  const asksApart = (question: string, condition: string, otherCondition: string) => {
+    const [own, other] = [saidStems(condition), saidStems(otherCondition)];
+    // Who it is about is the subject's to compare: one rule says "the individual who…".
+    const names = new Set([...featuresOf(question).entities].flatMap((name) => name.split(" ")));
+    return wordsOf(plain(question)).some((word) => !names.has(word) && own.has(stem(word)) && !other.has(stem(word)));
+  };
+  if (asksApart(p.question, pCondition, kCondition) || asksApart(k.question, kCondition, pCondition)) return false;
+  reasons.push(`the rules' conditions say the same: ${shared.slice(0, 8).join(", ")}`);
+  return true;
+}
+
+/** The share of their words two rules' conditions have in common from which they are one condition. */
+const SAME_CONDITION = 0.6;
+
+/**
  * A rule's condition: its first sentence that says how it resolves ("if", "resolve"), from
  * "if" on, without the venue's own wording around it. A sentence before it that only sets
  * the scene ("The 2026 Los Angeles mayoral election will be held on June 2, 2026, to elect
@@ -158,7 +225,7 @@ export const conditionOf = remembered((rules: string): string => {
         /\b(vs\.? .{1,60}? professional) (?:[\p{Lu}\d][\p{L}\d.'-]* )+(soccer|football|basketball|baseball|hockey) game\b/gu,
         "$1 $2 game",
       )
-      .replace(/\s*\((?:\p{Lu}[\p{L}'-]*\s?){1,3}\)/gu, " ")
+      .replace(/\s*\(\p{Lu}[\p{L}'-]*(?:\s(?:\p{Lu}[\p{L}'-]*|de|del|la|of|the)){0,4}\)/gu, " ")
   );
 });
 
@@ -189,10 +256,10 @@ const TEMPLATE_NAMES: ReadonlySet<string> = new Set([
  */
 export function compareWording(question: string, other: string, side: string, conflicts: Conflicts): number {
   // The deadline and the act are compared on their own, synonyms and all ("out" / "leave").
-  const words = deadlineOf(question.replace(ISO_TIME, " ")).rest;
+  const words = deadlineOf(question.replace(ISO_TIME, " ").replace(ASKED_AS_WINNING, " ")).rest;
   const names = featuresOf(words).entities;
   const asked = [...new Set(wordsOf(plain(words)))].filter(
-    (word) => !names.has(word) && !isMonth(word) && actionsOf(word).size === 0,
+    (word) => !names.has(word) && !isMonth(word) && !TIME_WORDS.has(word) && actionsOf(word).size === 0,
   );
   const said = saidStems(other);
   const unsaid = asked.filter((word) => !said.has(stem(word)));
@@ -202,10 +269,20 @@ export function compareWording(question: string, other: string, side: string, co
   return unsaid.length;
 }
 
-const stem = (word: string) => word.slice(0, 5);
+/** A word's first letters, past its ending: "picked" and "pick", "drafted" and "draft" are one. */
+const stem = (word: string) => (word.length > 5 ? word.replace(/(?:ing|ed|es)$/, "") : word).slice(0, 5);
 
 /** The stems of every word a side says: what a question's words are looked up in. */
 const saidStems = remembered((text: string): ReadonlySet<string> => new Set(wordsOf(plain(text)).map(stem)));
+
+/**
+ * How a question says winning a legislature's election, compared as the act: "win the most
+ * seats in the 2026 Quebec general election" is winning it.
+ */
+const ASKED_AS_WINNING = /\b(?:the )?most seats\b|\bgeneral(?= elections?\b)/gi;
+
+/** Words of a window ("this year"), compared with the deadline, not as what is asked. */
+const TIME_WORDS: ReadonlySet<string> = new Set(["year", "yearly", "annual"]);
 
 /** A timestamp in a title ("before 2026-02-01T15:00:00.000Z"): a date, not words. */
 const ISO_TIME = /\b\d{4}-\d\d-\d\dT[\d:.]+Z?\b/g;
@@ -225,6 +302,11 @@ const EVENT_WORDS: ReadonlySet<string> = new Set([
   "winner",
   "playoffs",
   "championship",
+  // "the National League Championship Series" is the National League's championship, "the
+  // Eastern Conference Finals" the Eastern Conference's.
+  "series",
+  "final",
+  "finals",
   "season",
   "race",
 ]);

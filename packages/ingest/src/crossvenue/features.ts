@@ -99,7 +99,9 @@ export interface Quantity {
  * "qualify for the Final", "leave office" / "meet Trump") are different contracts.
  */
 const ACTIONS: Record<string, RegExp> = {
-  win: /\b(win|wins|won|winner)\b/,
+  // "the 2026 NBA champion", "win the NL East title": the title is what is won; a law's
+  // "Title VII" is a part of it.
+  win: /\b(win|wins|won|winner|champion|title(?! (?:[ivxlc]+|\d+)\b))\b/,
   qualify: /\b(qualify|qualifies|qualified|advance to)\b/,
   stage: /\b(final|finals|semifinal|semifinals|semi-final|quarterfinal|quarterfinals|round of|group stage)\b/,
   leave: /\b(out|leave|leaves|left|resign|resigns|removed|ousted|exit|step down|steps down)\b/,
@@ -121,6 +123,9 @@ const ACTIONS: Record<string, RegExp> = {
   wealth: /\b(trillionaire|billionaire|richest|wealthiest|net worth)\b/,
   acquire: /\b(acquire|acquires|acquired|buy|buys|bought|purchase|purchases)\b/,
   honour: /\b(person of the year|awarded|honou?red)\b/,
+  // Being on a show or in a film: "appear on the UpOnly podcast", "perform as Hulk in
+  // Avengers: Doomsday", "an episode featuring the guest".
+  appear: /\b(appear|appears|appeared|appearance|perform|performs|performed|featuring|featured)\b/,
 };
 
 /** The acts a text asks about (`ACTIONS`' names). */
@@ -136,10 +141,15 @@ export function actionsOf(text: string): Set<string> {
   if (FINISH_FIRST.test(plain(text))) acts.add("win");
   // Reaching a stage is qualifying for it: "reach the final" / "qualify for the Final".
   if (acts.has("stage") && REACH.test(plain(text))) acts.add("qualify");
+  // Finals won are the title they decide, not a stage reached: "wins the Eastern Conference
+  // Finals" is winning the Eastern Conference, "the NBA Finals winner" the NBA's champion.
+  else if (acts.has("win") && FINALS_WON.test(plain(text)) && !OTHER_STAGE.test(plain(text))) acts.delete("stage");
   return acts;
 }
 
 const FINISH_FIRST = /\b(finish|finishes|place|places|come|comes)\s+(first|1st|in first place)\b/i;
+const FINALS_WON = /\b(?:wins?|won)\b(?:\s+the)?(?:\s+[\w'.-]+){0,5}?\s+finals?\b|\bfinals?\s+(?:winner|champion)\b/i;
+const OTHER_STAGE = /\b(semi-?finals?|quarter-?finals?|round of|group stage)\b/i;
 const REACH = /\b(reach|reaches|reached|make it to|makes it to|advance to|advances to)\b/i;
 
 function actsOf(text: string): Set<string> {

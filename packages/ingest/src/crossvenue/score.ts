@@ -18,7 +18,9 @@ import {
   compareSubjects,
   compareWording,
   conditionOf,
+  initialsAsSaidIn,
   otherQuestion,
+  sameCondition,
 } from "./compare-parts";
 import {
   actionsOf,
@@ -85,15 +87,15 @@ export function comparePair(polymarket: PolymarketSide, asListed: KalshiSide): P
   const kalshi = withLeagueNames(asListed);
   // A party's initials after a candidate ("Gustavo Bolívar (HC)", "the Democratic (DFL)
   // nominee") qualify the name, not the question.
-  const pText = [polymarket.question, polymarket.groupItemTitle]
-    .filter(Boolean)
-    .join(" — ")
-    .replace(/\s*\([A-Z]{1,5}\)/g, "");
-  // A nested market without a title of its own asks its event's question ("Who will…?" + "Name").
-  const kText = [kalshi.title || kalshi.eventTitle, kalshi.yes_sub_title]
-    .filter(Boolean)
-    .join(" — ")
-    .replace(/\s*\([A-Z]{1,5}\)/g, "");
+  const [pAsked, kAsked] = [
+    [polymarket.question, polymarket.groupItemTitle].filter(Boolean).join(" — "),
+    // A nested market without a title of its own asks its event's question ("Who will…?" + "Name").
+    [kalshi.title || kalshi.eventTitle, kalshi.yes_sub_title].filter(Boolean).join(" — "),
+  ];
+  const [pText, kText] = [
+    initialsAsSaidIn(pAsked, kAsked).replace(/\s*\([A-Z]{1,5}\)/g, ""),
+    initialsAsSaidIn(kAsked, pAsked).replace(/\s*\([A-Z]{1,5}\)/g, ""),
+  ];
   const p = featuresOf(pText);
   const k = featuresOf(kText);
   // The event's title names what a market's own text may leave out ("Above 4.5%").
@@ -112,7 +114,9 @@ export function comparePair(polymarket: PolymarketSide, asListed: KalshiSide): P
   const [pSaid, kSaid] = [`${polymarket.eventTitle ?? ""} ${pText}`, `${kalshi.eventTitle ?? ""} ${kText}`];
   // Everything each side says: event, question, outcome and rules.
   const pAll = [pSaid, polymarket.description ?? ""].join(" ");
-  const kAll = [kSaid, kalshi.rules_primary ?? "", kalshi.rules_secondary ?? ""].join(" ");
+  const kAll = [kSaid, kalshi.rules_primary ?? "", kalshi.rules_secondary ?? "", leagueOfTicker(kalshi.ticker)].join(
+    " ",
+  );
   const sharedNames = [
     ...new Set([
       ...intersection(pContext.entities, kContext.entities),
@@ -203,7 +207,12 @@ export function comparePair(polymarket: PolymarketSide, asListed: KalshiSide): P
   const isSameAct =
     reasons.some((reason) => reason.startsWith("asks the same") || reason.startsWith("asks the opposite")) ||
     reasons.some((reason) => reason.startsWith("same outcome")) ||
-    pUnsaid + kUnsaid === 0;
+    pUnsaid + kUnsaid === 0 ||
+    sameCondition(
+      { question: pText, rules: polymarket.description },
+      { question: kText, rules: kalshi.rules_primary },
+      reasons,
+    );
   if (!isSameAct) unsettled.push("the act: each question's words are not all said on the other side");
   // A question without a name ("a stock trading ban") is about what its words say.
   if (sharedNames.length === 0 && pUnsaid + kUnsaid > 0) unsettled.push("the subject: no name read on both sides");
@@ -238,6 +247,14 @@ const leagueNamed = remembered((text: string) =>
   LEAGUE_NAMES.reduce((read, [generic, name]) => read.replace(generic, name), text),
 );
 
+/**
+ * The league a Kalshi series is of, as its ticker names it ("KXNHLEAST", "KXMLBNLROTY"):
+ * said there when its texts say only "the Eastern Conference Finals".
+ */
+function leagueOfTicker(ticker: string): string {
+  return /^KX(WNBA|NBA|NHL|MLB|NFL|MLS|NCAAF|NCAAB|UFC|EPL)/.exec(ticker)?.[1] ?? "";
+}
+
 /** Kalshi's generic names of leagues and their championships, the titles first. */
 const LEAGUE_NAMES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bPro Baseball Championship\b/gi, "World Series"],
@@ -249,6 +266,9 @@ const LEAGUE_NAMES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bPro Basketball\b/gi, "NBA"],
   [/\bPro Hockey\b/gi, "NHL"],
   [/\bPro Men's Basketball\b/gi, "NBA"],
+  // Its awards by their initials: "Will Andrew Painter win NL ROTY?".
+  [/\bROTY\b/g, "Rookie of the Year"],
+  [/\bCYA\b/g, "Cy Young Award"],
   // A division's "Title Holder" is its champion.
   [/\b(\w+weight) Title(?: Holder)?\b/gi, "$1 Champion"],
 ];
