@@ -329,6 +329,8 @@ const STOP_NAMES: ReadonlySet<string> = new Set([
 const ALIASES: ReadonlyArray<readonly string[]> = [
   ["us", "u s", "usa", "united states", "united states of america", "america"],
   ["oscars", "oscar", "academy awards", "academy award"],
+  // The NFL's championship game, however a venue may name it.
+  ["nfl super bowl", "super bowl", "nfl championship", "nfl league championship"],
   ["uk", "u k", "united kingdom", "britain", "great britain"],
   ["eu", "european union"],
   ["un", "united nations"],

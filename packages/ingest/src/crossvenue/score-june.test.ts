@@ -197,6 +197,18 @@ describe("how the venues word one act and one party apart (June 2026 capture, de
     expect(american.relation).not.toBe("same_contract");
   });
 
+  it("reads the NFL's championship by any of its names, and a team by its city and initial alone", () => {
+    const rams = june("KXSB-27-LAR");
+    expect(verdictOf(rams).relation).toBe("same_contract");
+    const chargers = withKalshi(rams, {
+      ticker: "KXSB-27-LAC",
+      title: "Will Los Angeles C win the 2027 Pro Football Championship?",
+      yes_sub_title: "Los Angeles C",
+      rules_primary: "If Los Angeles C wins the 2027 Pro Football Championship, then the market resolves to Yes.",
+    });
+    expect(chargers.relation).toBe("different");
+  });
+
   it("reads a party by the initials the other side writes, and no other party", () => {
     const caq = june("KXQUEBECASSEMBLY-26OCT05-CAQ");
     expect(verdictOf(caq).relation).toBe("same_contract");

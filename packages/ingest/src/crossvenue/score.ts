@@ -258,7 +258,7 @@ function leagueOfTicker(ticker: string): string {
 /** Kalshi's generic names of leagues and their championships, the titles first. */
 const LEAGUE_NAMES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bPro Baseball Championship\b/gi, "World Series"],
-  [/\bPro Football Championship\b/gi, "Super Bowl"],
+  [/\bPro Football Championship\b/gi, "NFL Super Bowl"],
   [/\bPro Basketball (?:Finals|Championship)\b/gi, "NBA Finals"],
   [/\bPro Hockey Championship\b/gi, "Stanley Cup"],
   [/\bPro Baseball\b/gi, "MLB"],
@@ -418,10 +418,22 @@ function orientationOf(
   return [flipped, opposite, isOppositeAct].filter(Boolean).length % 2 === 1 ? "inverse" : "same";
 }
 
-/** The names that stand in the text as whole words. */
+/**
+ * The names that stand in the text as whole words, a team's too when one side writes it by
+ * its city and initial, as Kalshi does ("Los Angeles R" / "the Los Angeles Rams").
+ */
 function namesSaidIn(names: ReadonlySet<string>, text: string): string[] {
   const lower = ` ${text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ")} `;
-  return [...names].filter((name) => lower.includes(` ${name.replace(/[^\p{L}\p{N}]+/gu, " ").trim()} `));
+  return [...names].filter((name) => {
+    const words = name.replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+    if (lower.includes(` ${words} `)) return true;
+    if (!words.includes(" ")) return false;
+    const initial = words.replace(/(\p{L})\p{L}+$/u, "$1");
+    return (
+      (initial !== words && lower.includes(` ${initial} `)) ||
+      (/ \p{L}$/u.test(words) && new RegExp(` ${words}\\p{L}+ `, "u").test(lower))
+    );
+  });
 }
 
 function intersection<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): T[] {
