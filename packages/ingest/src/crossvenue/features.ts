@@ -285,8 +285,9 @@ function quantitiesOf(text: string): Quantity[] {
 /** The quantities of a text with where each stands in it. */
 function quantityMatches(text: string): Array<Quantity & { start: number; end: number }> {
   const found: Array<Quantity & { start: number; end: number }> = [];
+  // A hyphen after a letter or digit joins a name ("NY-12", "COVID-19", "GPT-5"): no minus.
   const pattern =
-    /(\$)?\s?(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?)\s?(k|m|b|t|thousand|million|billion|trillion)?\b\s?(%|percent|bps|basis points|°f|°c|°|degrees)?/gi;
+    /(\$)?\s?((?:(?<![a-z0-9])-)?\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?:(?<![a-z0-9])-)?\d+(?:\.\d+)?)\s?(k|m|b|t|thousand|million|billion|trillion)?\b\s?(%|percent|bps|basis points|°f|°c|°|degrees)?/gi;
   for (const match of text.matchAll(pattern)) {
     const [whole, dollar, digits, scale, suffix] = match;
     // A year, a day of a month or a time of day is a date, not a quantity.

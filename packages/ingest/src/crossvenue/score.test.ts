@@ -16,6 +16,10 @@ describe("features", () => {
     expect(featuresOf("CPI above 4.5% in March").quantities).toEqual([{ value: 4.5, unit: "%" }]);
     expect(featuresOf("Will Bitcoin be above $120k on June 30, 2026?").dates).toEqual(["2026-06-30"]);
     expect(featuresOf("Will Bitcoin be above $120k on June 30, 2026?").direction).toBe("above");
+    // A hyphen joining a name to its number is no minus sign; one before a number is.
+    expect(featuresOf("Who will win NY-12?").quantities).toEqual([{ value: 12, unit: "" }]);
+    expect(featuresOf("Will GPT-5 be released?").quantities).toEqual(featuresOf("Will GPT 5 be released?").quantities);
+    expect(featuresOf("Will the high be below -10°F?").quantities).toEqual([{ value: -10, unit: "°" }]);
   });
 
   it("names what a question asks of its subject, and reads names without their accents", () => {
