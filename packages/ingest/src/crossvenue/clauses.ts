@@ -100,9 +100,10 @@ export function clausesOf(rules: string, general?: string | null): Clauses {
   }
   // "If … is sworn in as the governor of Alaska pursuant to the election in 2026": a winner who
   // never takes office settles it otherwise than "wins the election".
-  // Asking who "officially holds the position of the head of state" on a day asks the same.
+  // Asking who "officially holds the position of the head of state" on a day asks the same, as
+  // does who "de facto holds and exercises the powers of the head of state".
   if (
-    /\b(?:is|are|be|gets?) (?:sworn in|inaugurated)\b|\b(?:sworn in|inaugurated|takes? office) as\b|\bholds? the (?:position|office) of\b/.test(
+    /\b(?:is|are|be|gets?) (?:sworn in|inaugurated)\b|\b(?:sworn in|inaugurated|takes? office) as\b|\bholds?(?: and exercises)? the (?:position|office|powers|role) of\b/.test(
       text,
     )
   ) {

@@ -180,15 +180,27 @@ export function sameCondition(
 ): boolean {
   if (!p.rules || !k.rules) return false;
   const [pCondition, kCondition] = [conditionOf(p.rules), conditionOf(k.rules)];
-  const [pWords, kWords] = [featuresOf(pCondition).words, featuresOf(kCondition).words];
+  // What each condition asks, less who (one rule says "the individual who…", the other the
+  // name: the subject's to compare) and when (the window's: "on December 31, 2026 at 12:00
+  // PM ET" / "at the end of 2026").
+  const asked = (condition: string) => {
+    const features = featuresOf(condition);
+    const names = new Set([...features.entities].flatMap((name) => wordsOf(plain(name))));
+    return new Set(
+      wordsOf(plain(deadlineOf(condition).rest)).filter(
+        (word) => !names.has(word) && !isMonth(word) && !TIME_WORDS.has(word),
+      ),
+    );
+  };
+  const [pWords, kWords] = [asked(pCondition), asked(kCondition)];
   const shared = [...pWords].filter((word) => kWords.has(word));
   if (pWords.size === 0 || kWords.size === 0 || (2 * shared.length) / (pWords.size + kWords.size) < SAME_CONDITION)
     return false;
+  // A word a question asks, in its own condition and not in the other's, is what they differ by.
   const asksApart = (question: string, condition: string, otherCondition: string) => {
     const [own, other] = [saidStems(condition), saidStems(otherCondition)];
-    // Who it is about is the subject's to compare: one rule says "the individual who…".
-    const names = new Set([...featuresOf(question).entities].flatMap((name) => name.split(" ")));
-    return wordsOf(plain(question)).some((word) => !names.has(word) && own.has(stem(word)) && !other.has(stem(word)));
+    const words = asked(question);
+    return [...words].some((word) => own.has(stem(word)) && !other.has(stem(word)));
   };
   if (asksApart(p.question, pCondition, kCondition) || asksApart(k.question, kCondition, pCondition)) return false;
   reasons.push(`the rules' conditions say the same: ${shared.slice(0, 8).join(", ")}`);
@@ -282,7 +294,18 @@ const saidStems = remembered((text: string): ReadonlySet<string> => new Set(word
 const ASKED_AS_WINNING = /\b(?:the )?most seats\b|\bgeneral(?= elections?\b)/gi;
 
 /** Words of a window ("this year"), compared with the deadline, not as what is asked. */
-const TIME_WORDS: ReadonlySet<string> = new Set(["year", "yearly", "annual"]);
+const TIME_WORDS: ReadonlySet<string> = new Set([
+  "year",
+  "yearly",
+  "annual",
+  "end",
+  "pm",
+  "am",
+  "et",
+  "pt",
+  "ct",
+  "utc",
+]);
 
 /** A timestamp in a title ("before 2026-02-01T15:00:00.000Z"): a date, not words. */
 const ISO_TIME = /\b\d{4}-\d\d-\d\dT[\d:.]+Z?\b/g;

@@ -121,7 +121,7 @@ const ACTIONS: Record<string, RegExp> = {
   divorce: /\b(divorce|divorces|divorced)\b/,
   pregnant: /\b(pregnant|pregnancy|baby)\b/,
   wealth: /\b(trillionaire|billionaire|richest|wealthiest|net worth)\b/,
-  acquire: /\b(acquire|acquires|acquired|buy|buys|bought|purchase|purchases)\b/,
+  acquire: /\b(acquire|acquires|acquired|acquisition|buy|buys|bought|purchase|purchases)\b/,
   honour: /\b(person of the year|awarded|honou?red)\b/,
   // Being on a show or in a film: "appear on the UpOnly podcast", "perform as Hulk in
   // Avengers: Doomsday", "an episode featuring the guest".

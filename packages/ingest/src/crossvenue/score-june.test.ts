@@ -209,6 +209,28 @@ describe("how the venues word one act and one party apart (June 2026 capture, de
     expect(chargers.relation).toBe("different");
   });
 
+  it("reads announcing an act as the act where the other rule takes an announcement as enough", () => {
+    const cursor = june("KXACQANNOUNCESPACEX-27JAN01");
+    expect(verdictOf(cursor).relation).toBe("same_contract");
+    const completed = comparePair(
+      {
+        ...cursor.polymarket,
+        description:
+          'This market will resolve to "Yes" if SpaceX completes its acquisition of Cursor by December 31, 2026, 11:59 PM ET. Announcements alone will not qualify. Otherwise, this market will resolve to "No".',
+      },
+      cursor.kalshi,
+    );
+    expect(completed.relation).not.toBe("same_contract");
+  });
+
+  it("reads who de facto holds an office's powers on a day as holding it", () => {
+    expect(
+      clausesOf("the individual who de facto holds and exercises the powers of the head of state of Venezuela").office,
+    ).toBe("taking office");
+    const cabello = june("KXVENEZDEFACTO-27JAN01-DCAB");
+    expect(verdictOf(cabello).relation).toBe("same_contract");
+  });
+
   it("reads a party by the initials the other side writes, and no other party", () => {
     const caq = june("KXQUEBECASSEMBLY-26OCT05-CAQ");
     expect(verdictOf(caq).relation).toBe("same_contract");

@@ -10,7 +10,7 @@
  * Pure: the labelled set in `fixtures/crossvenue/` measures it without an engine.
  */
 
-import { clausesOf } from "./clauses";
+import { type Clauses, clausesOf } from "./clauses";
 import {
   type Conflicts,
   compareClauses,
@@ -176,9 +176,16 @@ export function comparePair(polymarket: PolymarketSide, asListed: KalshiSide): P
   compareLabels(polymarket, kalshi, reasons, conflicts);
   // A question that names no act ("US congress stock trading ban before 2027?") asks its
   // rule's: "… is signed into law".
+  // A question that asks an announcement ("announce acquisition of Cursor") settles on it:
+  // the other side's rule that takes an announcement as enough asks the same.
+  const [pClauses, kClauses] = [
+    announcedIn(pText, clausesOf(polymarket.description ?? "")),
+    announcedIn(kText, clausesOf(kalshi.rules_primary ?? "", kalshi.rules_secondary)),
+  ];
   const isOppositeAct = compareActions(
     actionsOf(pText).size > 0 ? pText : conditionOf(polymarket.description ?? ""),
     actionsOf(kText).size > 0 ? kText : conditionOf(kalshi.rules_primary ?? ""),
+    { p: pClauses.announcement === "enough", k: kClauses.announcement === "enough" },
     reasons,
     conflicts,
   );
@@ -190,12 +197,7 @@ export function comparePair(polymarket: PolymarketSide, asListed: KalshiSide): P
   compareConditions(polymarket.description, kalshi.rules_primary, pAll, kAll, conflicts);
   const pUnsaid = compareWording(pText, kAll, "Polymarket", conflicts);
   const kUnsaid = compareWording(kText, pAll, "Kalshi", conflicts);
-  compareClauses(
-    clausesOf(polymarket.description ?? ""),
-    clausesOf(kalshi.rules_primary ?? "", kalshi.rules_secondary),
-    reasons,
-    conflicts,
-  );
+  compareClauses(pClauses, kClauses, reasons, conflicts);
 
   const score = round(0.45 * words + 0.25 * names + 0.15 * dates + 0.15 * numbers);
   const orientation = orientationOf(polymarket, p, k, isOppositeAct);
@@ -258,7 +260,7 @@ function leagueOfTicker(ticker: string): string {
 /** Kalshi's generic names of leagues and their championships, the titles first. */
 const LEAGUE_NAMES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bPro Baseball Championship\b/gi, "World Series"],
-  [/\bPro Football Championship\b/gi, "NFL Super Bowl"],
+  [/\bPro Football Championship\b/gi, "NFL Super Bowl championship"],
   [/\bPro Basketball (?:Finals|Championship)\b/gi, "NBA Finals"],
   [/\bPro Hockey Championship\b/gi, "Stanley Cup"],
   [/\bPro Baseball\b/gi, "MLB"],
@@ -382,11 +384,18 @@ function compareLabels(polymarket: PolymarketSide, kalshi: KalshiSide, reasons: 
  * that are each other's opposite ("remain in office" / "leave office") ask one question
  * the other way round: answers true, and the pair's orientation turns.
  */
-function compareActions(pText: string, kText: string, reasons: string[], conflicts: Conflicts): boolean {
+function compareActions(
+  pText: string,
+  kText: string,
+  announcementEnough: { p: boolean; k: boolean },
+  reasons: string[],
+  conflicts: Conflicts,
+): boolean {
   const [p, k] = [actionsOf(pText), actionsOf(kText)];
   if (p.size === 0 || k.size === 0) return false;
-  const onlyP = [...p].filter((action) => !k.has(action));
-  const onlyK = [...k].filter((action) => !p.has(action));
+  // Announcing an act is that act where the other side's rule takes an announcement as enough.
+  const onlyP = [...p].filter((action) => !k.has(action) && !(action === "announce" && announcementEnough.k));
+  const onlyK = [...k].filter((action) => !p.has(action) && !(action === "announce" && announcementEnough.p));
   if (onlyP.length === 0 && onlyK.length === 0) {
     reasons.push(`asks the same: ${[...p].join(", ")}`);
     return false;
@@ -400,6 +409,13 @@ function compareActions(pText: string, kText: string, reasons: string[], conflic
   }
   otherQuestion(conflicts, `asks something else: ${[...p].join(", ")} (Polymarket) vs ${[...k].join(", ")} (Kalshi)`);
   return false;
+}
+
+/** A side's clauses, an announcement enough where its question asks for one. */
+function announcedIn(question: string, clauses: Clauses): Clauses {
+  return actionsOf(question).has("announce") && clauses.announcement === undefined
+    ? { ...clauses, announcement: "enough" }
+    : clauses;
 }
 
 /** Acts each of which is the other's "no". */
