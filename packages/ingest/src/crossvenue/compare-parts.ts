@@ -57,6 +57,8 @@ function namesNotSaid(asked: ReadonlySet<string>, other: string): string[] {
   // One word said in full or, from six letters, in another form: "Congressional" /
   // "Congress", "Israeli" / "Israel".
   const isWordSaid = (word: string) => {
+    // A letter alone is no name said: "Group G" is not said by "e.g.".
+    if (word.length < 2) return false;
     if (said.includes(` ${word} `) || (word.length >= 6 && said.includes(` ${word.slice(0, 6)}`))) return true;
     // A people's name for its country: "Maltese" / "Malta", "Mexican" / "Mexico".
     const country = /^(\p{L}{4,}?)(?:ese|ian|an|ish|i)$/u.exec(word)?.[1];

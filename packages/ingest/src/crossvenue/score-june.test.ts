@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { clausesOf } from "./clauses";
-import { pairWithTicker } from "./development-pairs.testing";
+import { development, pairWithTicker } from "./development-pairs.testing";
 import type { LabelledPair } from "./evaluate";
 import { actionsOf, featuresOf } from "./features";
 import { comparePair } from "./score";
@@ -229,6 +229,24 @@ describe("how the venues word one act and one party apart (June 2026 capture, de
     ).toBe("taking office");
     const cabello = june("KXVENEZDEFACTO-27JAN01-DCAB");
     expect(verdictOf(cabello).relation).toBe("same_contract");
+  });
+
+  it("settles an award's window by its year where neither text names a deadline, and reads a letter alone as no name", () => {
+    // Polymarket ends 11 days after Kalshi closes; both name the 2026 award and no deadline.
+    const painter = june("KXMLBNLROTY-26-APAI");
+    expect(verdictOf(painter).relation).toBe("same_contract");
+    const nextSeason = withKalshi(painter, {
+      rules_primary: (painter.kalshi.rules_primary ?? "").replace("2026 season", "2027 season"),
+    });
+    expect(nextSeason.relation).not.toBe("same_contract");
+    // Winning the cup is not finishing first in a group, whenever each closes: "Group G" is
+    // not said by the "e.g." of Polymarket's rule.
+    const belgium = development.find(
+      (pair) => pair.kalshi.ticker === "KXWCGROUPWIN-26G-BEL" && pair.polymarket.question.includes("World Cup?"),
+    ) as LabelledPair;
+    const sameClose = withKalshi(belgium, { close_time: belgium.polymarket.endDate, expected_expiration_time: null });
+    expect(sameClose.relation).not.toBe("same_contract");
+    expect(sameClose.conflicts.join("; ")).toContain("group g");
   });
 
   it("reads a party by the initials the other side writes, and no other party", () => {

@@ -134,8 +134,18 @@ export function comparePair(polymarket: PolymarketSide, asListed: KalshiSide): P
   const close = closeGap(polymarket.endDate, [kalshi.close_time, kalshi.expected_expiration_time ?? null]);
   const closes = close?.days;
   // Kalshi closing well after Polymarket's end is its backstop (a year after an election, two
-  // after a World Series): it says nothing of the window, which the texts must settle.
-  const isBackstop = close !== undefined && close.days > 3 && close.isKalshiLater;
+  // after a World Series): it says nothing of the window, which the texts must settle. So is
+  // Polymarket's end well after Kalshi's close where neither text names a deadline ("the 2026
+  // NL Rookie of the Year", Polymarket ending 11 days after Kalshi closes): the texts name the
+  // occasion, and settle the window by its year.
+  const isUndated = (question: string, rules: string | null, event: string | null | undefined) =>
+    deadlineOfSide(question, rules, [event ?? null]).end === undefined;
+  const isBackstop =
+    close !== undefined &&
+    close.days > 3 &&
+    (close.isKalshiLater ||
+      (isUndated(pText, polymarket.description, polymarket.eventTitle) &&
+        isUndated(kText, kalshi.rules_primary, kalshi.eventTitle)));
   let dates = 0.5;
   if (closes !== undefined && !isBackstop) {
     dates = closes <= 1 ? 1 : closes <= 3 ? 0.6 : closes <= 7 ? 0.25 : 0;
@@ -143,7 +153,11 @@ export function comparePair(polymarket: PolymarketSide, asListed: KalshiSide): P
     else if (closes <= 3) reasons.push(`they close ${Math.round(closes)} days apart`);
     else conflicts.push(`they close ${Math.round(closes)} days apart`);
   } else if (closes !== undefined) {
-    reasons.push(`Kalshi closes ${Math.round(closes)} days after Polymarket's end: a backstop, not the window`);
+    reasons.push(
+      close?.isKalshiLater
+        ? `Kalshi closes ${Math.round(closes)} days after Polymarket's end: a backstop, not the window`
+        : `Polymarket ends ${Math.round(closes)} days after Kalshi closes, and neither text names a deadline: the window is the texts'`,
+    );
   }
 
   const numbers = compareNumbers(p, k, kalshi, reasons, conflicts);
