@@ -249,6 +249,17 @@ describe("how the venues word one act and one party apart (June 2026 capture, de
     expect(sameClose.conflicts.join("; ")).toContain("group g");
   });
 
+  it("reads qualifying from a group as advancing to the knockout stage, and winning it as another question", () => {
+    const jordan = june("KXWCGROUPQUAL-26J-JOR");
+    expect(verdictOf(jordan).relation).toBe("same_contract");
+    const first = withKalshi(jordan, {
+      ticker: "KXWCGROUPWIN-26J-JOR",
+      title: "Will Jordan finish first in World Cup Group J?",
+      rules_primary: "If Jordan finish first in Group J in the 2026 FIFA World Cup, then the market resolves to Yes.",
+    });
+    expect(first.relation).not.toBe("same_contract");
+  });
+
   it("reads a party by the initials the other side writes, and no other party", () => {
     const caq = june("KXQUEBECASSEMBLY-26OCT05-CAQ");
     expect(verdictOf(caq).relation).toBe("same_contract");

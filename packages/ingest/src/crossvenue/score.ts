@@ -282,6 +282,12 @@ const LEAGUE_NAMES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bPro Basketball\b/gi, "NBA"],
   [/\bPro Hockey\b/gi, "NHL"],
   [/\bPro Men's Basketball\b/gi, "NBA"],
+  // A team that qualifies from its group advances to the knockout stage: the group is the
+  // draw's, fixed by the team ("qualify from World Cup Group I for the Round of 32").
+  [
+    /\bqualify from (?:the )?((?:\p{Lu}\p{L}* )*)Group \p{Lu}\b(?: for the Round of \d+)?/gu,
+    "advance to the $1knockout stage",
+  ],
   // Its awards by their initials: "Will Andrew Painter win NL ROTY?".
   [/\bROTY\b/g, "Rookie of the Year"],
   [/\bCYA\b/g, "Cy Young Award"],
