@@ -273,7 +273,12 @@ export function compareWording(question: string, other: string, side: string, co
   const words = deadlineOf(question.replace(ISO_TIME, " ").replace(ASKED_AS_WINNING, " ")).rest;
   const names = featuresOf(words).entities;
   const asked = [...new Set(wordsOf(plain(words)))].filter(
-    (word) => !names.has(word) && !isMonth(word) && !TIME_WORDS.has(word) && actionsOf(word).size === 0,
+    (word) =>
+      !names.has(word) &&
+      !isMonth(word) &&
+      !TIME_WORDS.has(word) &&
+      !KIND_WORDS.has(word) &&
+      actionsOf(word).size === 0,
   );
   const said = saidStems(other);
   const unsaid = asked.filter((word) => !said.has(stem(word)));
@@ -308,6 +313,9 @@ const TIME_WORDS: ReadonlySet<string> = new Set([
   "ct",
   "utc",
 ]);
+
+/** Words naming the kind of occasion another word names: "the CA-04 primary (election)". */
+const KIND_WORDS: ReadonlySet<string> = new Set(["election"]);
 
 /** A timestamp in a title ("before 2026-02-01T15:00:00.000Z"): a date, not words. */
 const ISO_TIME = /\b\d{4}-\d\d-\d\dT[\d:.]+Z?\b/g;

@@ -26,6 +26,7 @@ export const LABELLED_FILES = {
     "pairs-dev-2026-06c.json",
     "pairs-dev-2026-06d.json",
     "pairs-dev-2026-06e.json",
+    "pairs-dev-2026-06f.json",
   ],
   test: ["pairs-test.json"],
   /**

@@ -260,6 +260,17 @@ describe("how the venues word one act and one party apart (June 2026 capture, de
     expect(first.relation).not.toBe("same_contract");
   });
 
+  it("reads a district's code as its state, and a primary as its election", () => {
+    const jones = june("KXCA04PRIMARY-26-EJON");
+    expect(verdictOf(jones).relation).toBe("same_contract");
+    const newYork = withKalshi(jones, {
+      ticker: "KXNY04PRIMARY-26-EJON",
+      title: "Who will advance from the 2026 NY-04 primary?",
+      rules_primary: (jones.kalshi.rules_primary ?? "").replace("CA-04", "NY-04"),
+    });
+    expect(newYork.relation).not.toBe("same_contract");
+  });
+
   it("reads a party by the initials the other side writes, and no other party", () => {
     const caq = june("KXQUEBECASSEMBLY-26OCT05-CAQ");
     expect(verdictOf(caq).relation).toBe("same_contract");

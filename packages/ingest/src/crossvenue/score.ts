@@ -32,6 +32,7 @@ import {
   sourcesOf,
   type TextFeatures,
 } from "./features";
+import { statesOfDistricts } from "./places";
 import { closeGap, compareDates, compareDeadlines, datesAsked, deadlineOfSide, settleWindow } from "./window";
 
 export interface PolymarketSide {
@@ -113,10 +114,15 @@ export function comparePair(polymarket: PolymarketSide, asListed: KalshiSide): P
   // taken for a name.
   const [pSaid, kSaid] = [`${polymarket.eventTitle ?? ""} ${pText}`, `${kalshi.eventTitle ?? ""} ${kText}`];
   // Everything each side says: event, question, outcome and rules.
-  const pAll = [pSaid, polymarket.description ?? ""].join(" ");
-  const kAll = [kSaid, kalshi.rules_primary ?? "", kalshi.rules_secondary ?? "", leagueOfTicker(kalshi.ticker)].join(
-    " ",
-  );
+  // A district's code says its state ("CA-04": California).
+  const pAll = [pSaid, polymarket.description ?? "", statesOfDistricts(pSaid)].join(" ");
+  const kAll = [
+    kSaid,
+    kalshi.rules_primary ?? "",
+    kalshi.rules_secondary ?? "",
+    leagueOfTicker(kalshi.ticker),
+    statesOfDistricts(kSaid),
+  ].join(" ");
   const sharedNames = [
     ...new Set([
       ...intersection(pContext.entities, kContext.entities),
