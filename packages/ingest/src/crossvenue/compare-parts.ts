@@ -344,8 +344,13 @@ const EVENT_WORDS: ReadonlySet<string> = new Set([
   "race",
 ]);
 
-/** Capitalised words that name no subject: question words. */
+/**
+ * Capitalised words that name no subject: question words, and the kind of an election that
+ * its year already dates ("after the 2026 Midterm elections" / "in 2026").
+ */
 const STOP_NAMES: ReadonlySet<string> = new Set([
+  "midterm",
+  "midterms",
   "will",
   "who",
   "which",

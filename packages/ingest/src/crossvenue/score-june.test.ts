@@ -271,6 +271,17 @@ describe("how the venues word one act and one party apart (June 2026 capture, de
     expect(newYork.relation).not.toBe("same_contract");
   });
 
+  it("reads the midterms as the election their year dates, not as a subject", () => {
+    const senate = june("CONTROLS-2026-R");
+    expect(verdictOf(senate).relation).toBe("same_contract");
+    const house = withKalshi(senate, {
+      ticker: "CONTROLH-2026-R",
+      title: "Will Republicans win the U.S. House in 2026?",
+      rules_primary: (senate.kalshi.rules_primary ?? "").replaceAll("Senate", "House"),
+    });
+    expect(house.relation).not.toBe("same_contract");
+  });
+
   it("reads a party by the initials the other side writes, and no other party", () => {
     const caq = june("KXQUEBECASSEMBLY-26OCT05-CAQ");
     expect(verdictOf(caq).relation).toBe("same_contract");
