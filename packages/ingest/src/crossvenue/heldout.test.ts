@@ -129,7 +129,10 @@ const FLOOR = { precision: 0.8, recall: 0.85, wrongOrientation: 0 };
  * (14 of 15) and recall 0.538. After the matcher was shaped on three more development parts of
  * the capture (seasons, Kalshi's event-ticker years, titles, leagues' and parties' initials,
  * 2026-11-29): 35 of 48 found, 2 of 37 called wrongly (precision 0.946, recall 0.729): recall
- * up, precision one pair under the issue's bar; the new error was not read. The floor keeps
- * those from falling.
+ * up, precision one pair under the issue's bar; the new error was not read. After the matcher
+ * was shaped on the development misses of those parts and a fourth (06f: rules' conditions said
+ * the same, won finals, initials, district codes, padded ends, 2026-11-29): 39 of 48 found, 2 of
+ * 41 called wrongly (precision 0.951, recall 0.813), no orientation wrong: the issue's bar, just;
+ * its errors unread. The floor is the bar, so a change that falls under it fails here.
  */
-const JUNE_FLOOR = { precision: 0.94, recall: 0.72, wrongOrientation: 0 };
+const JUNE_FLOOR = { precision: 0.95, recall: 0.8, wrongOrientation: 0 };
