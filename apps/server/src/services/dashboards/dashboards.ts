@@ -54,7 +54,7 @@ export const DASHBOARDS: readonly Dashboard[] = [
     id: "arbitrage-monitor",
     title: "Cross-Platform Arbitrage",
     description:
-      "The same contract on Polymarket and Kalshi, side by side: both venues' quotes, the gap before and after spreads and fees, and how it moved. A gap is not a profit: it ignores depth, the venues' different rules and settlement, and timing. Its figures use only checked pairs: confirmed by an admin, or settled by the adjudicator reading both rules (method model). The matcher's own pairs (method auto) are listed apart as candidates: on two held-out sets of pairs 81 % and 94.6 % were the same contract, under the 95 % bar.",
+      "The same contract on Polymarket and Kalshi, side by side: both venues' quotes, the gap before and after spreads and fees, and how it moved. A gap is not a profit: it ignores depth, the venues' different rules and settlement, and timing. Its figures use only checked pairs: confirmed by an admin, or settled by the adjudicator reading both rules (method model). The matcher's own pairs (method auto) are listed apart as candidates: on two held-out sets of pairs 81 % and 95.1 % were the same contract, one under the 95 % bar.",
     category: "monitoring",
     refresh: "5min",
     refresh_seconds: FIVE_MINUTES,
