@@ -194,14 +194,14 @@ export function comparePair(polymarket: PolymarketSide, asListed: KalshiSide): P
   );
   compareSources(polymarket.description, kalshi.rules_primary, reasons, conflicts);
   compareLabels(polymarket, kalshi, reasons, conflicts);
-  // A question that names no act ("US congress stock trading ban before 2027?") asks its
-  // rule's: "… is signed into law".
   // A question that asks an announcement ("announce acquisition of Cursor") settles on it:
   // the other side's rule that takes an announcement as enough asks the same.
   const [pClauses, kClauses] = [
     announcedIn(pText, clausesOf(polymarket.description ?? "")),
     announcedIn(kText, clausesOf(kalshi.rules_primary ?? "", kalshi.rules_secondary)),
   ];
+  // A question that names no act ("US congress stock trading ban before 2027?") asks its
+  // rule's: "… is signed into law".
   const isOppositeAct = compareActions(
     actionsOf(pText).size > 0 ? pText : conditionOf(polymarket.description ?? ""),
     actionsOf(kText).size > 0 ? kText : conditionOf(kalshi.rules_primary ?? ""),
@@ -277,7 +277,10 @@ function leagueOfTicker(ticker: string): string {
   return /^KX(WNBA|NBA|NHL|MLB|NFL|MLS|NCAAF|NCAAB|UFC|EPL)/.exec(ticker)?.[1] ?? "";
 }
 
-/** Kalshi's generic names of leagues and their championships, the titles first. */
+/**
+ * Kalshi's generic names of leagues and their championships, the titles first, and how its
+ * templates word a stage or an award ("qualify from World Cup Group J", "NL ROTY").
+ */
 const LEAGUE_NAMES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bPro Baseball Championship\b/gi, "World Series"],
   [/\bPro Football Championship\b/gi, "NFL Super Bowl championship"],
