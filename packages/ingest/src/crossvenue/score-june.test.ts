@@ -10,16 +10,16 @@ import type { LabelledPair } from "./evaluate";
 import { actionsOf, featuresOf } from "./features";
 import { comparePair } from "./score";
 
-describe("how the venues name seasons, titles and leagues (June 2026 capture, later development pages)", () => {
-  const june = pairWithTicker;
-  const verdictOf = (pair: LabelledPair) => comparePair(pair.polymarket, pair.kalshi);
-  /** The pair's verdict with Kalshi's market written otherwise. */
-  const withKalshi = (pair: LabelledPair, kalshi: Partial<LabelledPair["kalshi"]>) =>
-    comparePair(pair.polymarket, { ...pair.kalshi, ...kalshi });
-  /** The pair's verdict with Kalshi's rule saying `to` where it says `from`. */
-  const withKalshiRule = (pair: LabelledPair, from: string, to: string) =>
-    withKalshi(pair, { rules_primary: (pair.kalshi.rules_primary ?? "").replace(from, to) });
+const june = pairWithTicker;
+const verdictOf = (pair: LabelledPair) => comparePair(pair.polymarket, pair.kalshi);
+/** The pair's verdict with Kalshi's market written otherwise. */
+const withKalshi = (pair: LabelledPair, kalshi: Partial<LabelledPair["kalshi"]>) =>
+  comparePair(pair.polymarket, { ...pair.kalshi, ...kalshi });
+/** The pair's verdict with Kalshi's rule saying `to` where it says `from`. */
+const withKalshiRule = (pair: LabelledPair, from: string, to: string) =>
+  withKalshi(pair, { rules_primary: (pair.kalshi.rules_primary ?? "").replace(from, to) });
 
+describe("how the venues name seasons, titles and leagues (June 2026 capture, later development pages)", () => {
   it("names a season by the year it ends in", () => {
     expect(featuresOf("in the 2025-26 season").years).toEqual(new Set([2026]));
     expect(featuresOf("the 2025-2026 PFA Players' Player of the Year").years).toEqual(new Set([2026]));
@@ -129,11 +129,6 @@ describe("how the venues name seasons, titles and leagues (June 2026 capture, la
 });
 
 describe("how the venues word one act and one party apart (June 2026 capture, development pages)", () => {
-  const june = pairWithTicker;
-  const verdictOf = (pair: LabelledPair) => comparePair(pair.polymarket, pair.kalshi);
-  const withKalshi = (pair: LabelledPair, kalshi: Partial<LabelledPair["kalshi"]>) =>
-    comparePair(pair.polymarket, { ...pair.kalshi, ...kalshi });
-
   it("settles the act where both rules state one condition, and not where a question's own word differs", () => {
     const rubio = june("KXVENEZUELALEADER-26DEC31-MRUB");
     const verdict = verdictOf(rubio);
