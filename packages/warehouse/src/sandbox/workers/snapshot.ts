@@ -14,7 +14,7 @@
  * writes them, so the worker never needs the right to run DDL.
  */
 import { randomUUID } from "node:crypto";
-import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Warehouse } from "../../client";
 import { quoteString } from "../../ddl";
@@ -134,7 +134,13 @@ export async function dropSnapshot(snapshot: Pick<Snapshot, "directory">): Promi
   await rm(snapshot.directory, { recursive: true, force: true });
 }
 
-/** Removes snapshots left behind by a process that did not stop cleanly. */
+/**
+ * Removes snapshots left behind by a process that did not stop cleanly, and mends what such
+ * a stop can leave half-written: the engine's FREEZE counter (`shadow/increment.txt`), which
+ * it truncates before writing. Killed in between, it is empty, and the engine then refuses
+ * every FREEZE ("File …/increment.txt is empty. You must fill it manually"), so the sandbox
+ * could not open again. Snapshots are frozen by name, so the counter's value is not used.
+ */
 export async function dropStaleSnapshots(warehousePath: string): Promise<void> {
   const shadow = join(warehousePath, "shadow");
   const names = await readdir(shadow).catch(() => [] as string[]);
@@ -143,6 +149,9 @@ export async function dropStaleSnapshots(warehousePath: string): Promise<void> {
       .filter((entry) => entry.startsWith(SNAPSHOT_PREFIX))
       .map((entry) => rm(join(shadow, entry), { recursive: true, force: true })),
   );
+  const counter = join(shadow, "increment.txt");
+  const count = await readFile(counter, "utf8").catch(() => undefined);
+  if (count !== undefined && !/^\d+\s*$/.test(count)) await writeFile(counter, "0\n");
 }
 
 /**
