@@ -94,7 +94,9 @@ describe("scheduler", () => {
 });
 
 describe("demo history", () => {
-  it("writes 7 days of 10-minute snapshots so 1-day and 7-day queries have data", async () => {
+  // A week of the recorded catalog is 1.4 million snapshot rows with their objects: about
+  // 33 s on two idle cores, and a CI run on a busy machine once took past the default 60 s.
+  it("writes 7 days of 10-minute snapshots so 1-day and 7-day queries have data", { timeout: 150_000 }, async () => {
     const result = await generateDemoHistory(h.warehouse, { days: 7, intervalMinutes: 10 });
     expect(result.steps).toBe(1008);
     const [week] = await h.warehouse.query<{ days: string; snapshots: string; avg_yes: number }>(
