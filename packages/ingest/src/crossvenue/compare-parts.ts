@@ -60,6 +60,8 @@ function namesNotSaid(asked: ReadonlySet<string>, other: string): string[] {
     // A letter alone is no name said: "Group G" is not said by "e.g.".
     if (word.length < 2) return false;
     if (said.includes(` ${word} `) || (word.length >= 6 && said.includes(` ${word.slice(0, 6)}`))) return true;
+    // A name from another alphabet in another spelling: "Iotova" / "Yotova".
+    if (word.length >= 5 && ` ${spokenAs(said)} `.includes(` ${spokenAs(word)} `)) return true;
     // A people's name for its country: "Maltese" / "Malta", "Mexican" / "Mexico".
     const country = /^(\p{L}{4,}?)(?:ese|ian|an|ish|i)$/u.exec(word)?.[1];
     if (country !== undefined && new RegExp(` ${country}\\p{L}{0,2} `, "u").test(said)) return true;
@@ -373,6 +375,22 @@ const ALIASES: ReadonlyArray<readonly string[]> = [
   ["eu", "european union"],
   ["un", "united nations"],
 ];
+
+/**
+ * Words as spelled by sound, the way one name is written from another alphabet in several
+ * spellings: y and i, a j before a vowel that starts a word, kh and h, w and v, ph and f,
+ * and a doubled letter are one. "Yotova" and "Iotova", "Zelenskyy" and "Zelensky",
+ * "Khamenei" and "Hamenei" read alike; "Iliana" and "Liliana" do not.
+ */
+const spokenAs = remembered((words: string) =>
+  words
+    .replace(/(^| )j(?=[aeiou])/g, "$1i")
+    .replace(/y/g, "i")
+    .replace(/kh/g, "h")
+    .replace(/w/g, "v")
+    .replace(/ph/g, "f")
+    .replace(/(\p{L})\1+/gu, "$1"),
+);
 
 const plainWords = remembered((text: string) =>
   plain(text)

@@ -299,4 +299,20 @@ describe("how the venues word one act and one party apart (June 2026 capture, de
     expect(pan.relation).not.toBe("same_contract");
     expect(pan.conflicts.join("; ")).toContain("pan");
   });
+
+  it("reads a name from another alphabet in either spelling, and another candidate as another", () => {
+    const iotova = june("KXBULGARIAPRES-26NOV15-IYOT");
+    expect(verdictOf(iotova).relation).toBe("same_contract");
+    const kiselova = june("KXBULGARIAPRES-26NOV15-NKIS");
+    const other = comparePair(iotova.polymarket, kiselova.kalshi);
+    expect(other.relation).toBe("different");
+    expect(other.conflicts.join("; ")).toContain("about different subjects");
+    // One letter more is another name, not another spelling.
+    const liliana = withKalshi(iotova, {
+      title: "Will Iliana Lotova win the 2026 Bulgarian presidential election?",
+      yes_sub_title: "Iliana Lotova",
+      rules_primary: "If Iliana Lotova wins the 2026 Bulgarian presidential election, then the market resolves to Yes.",
+    });
+    expect(liliana.relation).not.toBe("same_contract");
+  });
 });
