@@ -81,7 +81,7 @@ async function ensureHistory(path: string, url: string | undefined): Promise<voi
     await migrateWarehouse(warehouse);
     const [row] = await warehouse.query<{ n: string }>("SELECT count() AS n FROM polymarket.markets");
     if (Number(row?.n ?? 0) > 0) return;
-    console.log("  Generating 7 days of 10-minute history for the demo (about a minute)…");
+    console.log("  Generating 7 days of 10-minute history for the demo (under a minute)…");
     const started = Date.now();
     const result = await generateDemoHistory(warehouse, { days: 7, intervalMinutes: 10 });
     console.log(
