@@ -286,9 +286,33 @@ export function compareWording(question: string, other: string, side: string, co
   const unsaid = asked.filter((word) => !said.has(stem(word)));
   if (asked.length > 0 && unsaid.length * 2 > asked.length) {
     otherQuestion(conflicts, `${side} asks of ${unsaid.join(", ")}, which the other side never says`);
+  } else {
+    // One word alone is enough where it names another competition: the women's World Cup,
+    // the Club World Cup, an under-21 championship are not the one the other side asks of.
+    const qualifiers = unsaid.filter((word) => COMPETITION_QUALIFIERS.has(word) || /^u\d\d$/.test(word));
+    if (qualifiers.length > 0) otherQuestion(conflicts, `${side} asks of a ${qualifiers.join(", ")} competition`);
   }
   return unsaid.length;
 }
+
+/**
+ * Words that make a competition another one, said by one side only: who may play in it
+ * (women, juniors, clubs, colleges) or how (in a wheelchair).
+ */
+const COMPETITION_QUALIFIERS: ReadonlySet<string> = new Set([
+  "women",
+  "female",
+  "ladie",
+  "girl",
+  "club",
+  "junior",
+  "youth",
+  "college",
+  "collegiate",
+  "amateur",
+  "paralympic",
+  "wheelchair",
+]);
 
 /** A word's first letters, past its ending: "picked" and "pick", "drafted" and "draft" are one. */
 const stem = (word: string) => (word.length > 5 ? word.replace(/(?:ing|ed|es)$/, "") : word).slice(0, 5);

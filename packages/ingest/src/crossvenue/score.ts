@@ -11,6 +11,7 @@
  */
 
 import { type Clauses, clausesOf } from "./clauses";
+import { compareOffices, comparePopularVote, compareRounds } from "./compare-contest";
 import {
   type Conflicts,
   compareClauses,
@@ -215,6 +216,13 @@ export function comparePair(polymarket: PolymarketSide, asListed: KalshiSide): P
     conflicts,
   );
   compareConditions(polymarket.description, kalshi.rules_primary, pAll, kAll, conflicts);
+  compareOffices({ asked: pSaid, said: pAll }, { asked: kSaid, said: kAll }, conflicts);
+  comparePopularVote({ asked: pSaid, said: pAll }, { asked: kSaid, said: kAll }, conflicts);
+  compareRounds(
+    { asked: pText, rules: polymarket.description },
+    { asked: kText, rules: kalshi.rules_primary },
+    conflicts,
+  );
   const pUnsaid = compareWording(pText, kAll, "Polymarket", conflicts);
   const kUnsaid = compareWording(kText, pAll, "Kalshi", conflicts);
   compareClauses(pClauses, kClauses, reasons, conflicts);

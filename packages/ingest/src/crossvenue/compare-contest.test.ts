@@ -1,0 +1,66 @@
+/**
+ * One word on one side that makes the contest another: each real development pair stays
+ * the same contract, and the same pair with Kalshi asking of another office, round,
+ * measure or competition in its title and rules does not. These were found by writing
+ * such words into every development pair and keeping those still called the same.
+ */
+import { describe, expect, it } from "vitest";
+import { pairWithTicker } from "./development-pairs.testing";
+import type { LabelledPair } from "./evaluate";
+import { comparePair } from "./score";
+
+/** The pair's verdict with Kalshi's title and rule each saying `to` where they say `from`. */
+function withKalshiSaying(pair: LabelledPair, from: string | RegExp, to: string) {
+  const { title, rules_primary: rules } = pair.kalshi;
+  return comparePair(pair.polymarket, {
+    ...pair.kalshi,
+    title: (title ?? "").replace(from, to),
+    rules_primary: (rules ?? "").replace(from, to),
+  });
+}
+
+describe("a word that makes the contest another", () => {
+  it("reads an office under another as another office, however it is written", () => {
+    const hamawy = pairWithTicker("KXNJPRIMARY-12D26-AHAM");
+    expect(comparePair(hamawy.polymarket, hamawy.kalshi).relation).toBe("same_contract");
+    const running = withKalshiSaying(hamawy, "Democratic nominee", "Democratic vice-presidential nominee");
+    expect(running.relation).toBe("different");
+    expect(running.conflicts.join("; ")).toContain("only Kalshi asks of a vice president");
+    const mace = pairWithTicker("KXGOVSCNOMR-26-NMAC");
+    expect(comparePair(mace.polymarket, mace.kalshi).relation).toBe("same_contract");
+    expect(withKalshiSaying(mace, /Governor(ship)?/, "Lt. Governor").relation).toBe("different");
+    // Both sides naming it, in their own words, ask the same.
+    const vp = comparePair(
+      { ...hamawy.polymarket, question: "Will Adam Hamawy be the Democratic Vice-Presidential nominee for NJ-12?" },
+      { ...hamawy.kalshi, title: "Will Adam Hamawy be the Democratic VP nominee for NJ-12?" },
+    );
+    expect(vp.conflicts.join("; ")).not.toContain("vice president");
+  });
+
+  it("reads the first round and the second as two questions", () => {
+    const freitas = pairWithTicker("KXBRPRES1R-26OCT04-TFRE");
+    expect(comparePair(freitas.polymarket, freitas.kalshi).relation).toBe("same_contract");
+    const second = withKalshiSaying(freitas, "first round", "second round");
+    expect(second.relation).toBe("different");
+    expect(second.conflicts.join("; ")).toContain("another round: round 1 (Polymarket) vs round 2 (Kalshi)");
+    expect(withKalshiSaying(freitas, "first round", "1st round").relation).toBe("same_contract");
+  });
+
+  it("reads winning the popular vote as a term that differs from winning", () => {
+    const bolivar = pairWithTicker("KXCOLOMBIAPRES-26-GBOL");
+    expect(comparePair(bolivar.polymarket, bolivar.kalshi).relation).toBe("same_contract");
+    const popular = withKalshiSaying(bolivar, /\bwin(?:ner of)?\b/, "win the popular vote in");
+    expect(popular.relation).not.toBe("same_contract");
+    expect(popular.conflicts).toContain("only Kalshi asks of the popular vote");
+  });
+
+  it("reads a women's, club or under-21 competition as another than the one asked", () => {
+    const netherlands = pairWithTicker("KXMENWORLDCUP-26-NL");
+    expect(comparePair(netherlands.polymarket, netherlands.kalshi).relation).toBe("same_contract");
+    for (const other of ["Women's World Cup", "Club World Cup", "U21 World Cup"]) {
+      const verdict = withKalshiSaying(netherlands, "Men's World Cup", other);
+      expect(verdict.relation, other).toBe("different");
+      expect(verdict.conflicts.join("; "), other).toMatch(/Kalshi asks of a (women|club|u21) competition/);
+    }
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * What a contest is, where one word on one side changes it: an office under another (a
+ * vice president, a lieutenant governor), the round of an election, the popular vote. Each
+ * adds what differs to the pair's conflicts, as `compare-parts.ts` does.
+ */
+import { type Conflicts, otherQuestion } from "./compare-parts";
+import { plain, remembered } from "./features";
+
+/**
+ * The office each question asks about, where a word puts it under another: a vice
+ * president, a lieutenant governor, a deputy mayor is not the office it serves ("the
+ * Democratic vice-presidential nominee" / "the Democratic nominee"). A question that names
+ * such an office asks another question than one whose side never names it; a question that
+ * alone does not name the one the other asks of. One word the other side never says would
+ * otherwise pass as style (`compareWording` wants most words unsaid).
+ */
+export function compareOffices(
+  p: { asked: string; said: string },
+  k: { asked: string; said: string },
+  conflicts: Conflicts,
+): void {
+  const [pAsked, kAsked] = [officesUnder(p.asked), officesUnder(k.asked)];
+  const [pSaid, kSaid] = [officesUnder(p.said), officesUnder(k.said)];
+  const pOnly = [...pAsked].filter((office) => !kSaid.has(office));
+  const kOnly = [...kAsked].filter((office) => !pSaid.has(office));
+  if (pOnly.length > 0 || kOnly.length > 0) {
+    const [side, offices] = pOnly.length > 0 ? ["Polymarket", pOnly] : ["Kalshi", kOnly];
+    otherQuestion(conflicts, `only ${side} asks of a ${offices.join(", ")}`);
+  }
+}
+
+/**
+ * Winning the popular vote is a measure of an election, not winning it (the electoral
+ * college, a runoff, a parliament's vote decide that): asked on one side only, it is a
+ * term of the question that differs, so the pair is related at most.
+ */
+export function comparePopularVote(
+  p: { asked: string; said: string },
+  k: { asked: string; said: string },
+  conflicts: Conflicts,
+): void {
+  const popular = (text: string) => /\bpopular vote\b/i.test(text);
+  if (popular(p.asked) === popular(k.asked)) return;
+  if (popular(p.asked) ? popular(k.said) : popular(p.said)) return;
+  conflicts.push(`only ${popular(p.asked) ? "Polymarket" : "Kalshi"} asks of the popular vote`);
+}
+
+/** An office under another: its modifier (written out or short) and the office it serves. */
+const OFFICE_UNDER =
+  /\b(vice|lieutenant|lt|deputy|assistant)[\s.-]*(presiden(?:tial|t|cy)|governor(?:ship)?|mayor(?:al)?|prime minister|chair(?:man|woman)?|secretary|speaker|minister|leader)\b|\bvp\b/g;
+
+/** The offices `OFFICE_UNDER` reads, each known by its first five letters ("presidency"). */
+const OFFICES = [
+  "president",
+  "governor",
+  "mayor",
+  "prime minister",
+  "chair",
+  "secretary",
+  "speaker",
+  "minister",
+  "leader",
+];
+
+const officesUnder = remembered((text: string): ReadonlySet<string> => {
+  const found = new Set<string>();
+  for (const match of plain(text).toLowerCase().matchAll(OFFICE_UNDER)) {
+    if (match[0] === "vp") {
+      found.add("vice president");
+      continue;
+    }
+    const modifier = match[1] === "lt" ? "lieutenant" : (match[1] as string);
+    const office = OFFICES.find((name) => (match[2] as string).startsWith(name.slice(0, 5))) ?? match[2];
+    found.add(`${modifier} ${office}`);
+  }
+  return found;
+});
+
+/**
+ * The round each side asks about, where both name one: the first round of an election and
+ * its second are two questions ("win the first round" / "win the second round"). A side
+ * whose question names none is read by its rules.
+ */
+export function compareRounds(
+  p: { asked: string; rules: string | null },
+  k: { asked: string; rules: string | null },
+  conflicts: Conflicts,
+): void {
+  const roundsOf = (side: { asked: string; rules: string | null }) => {
+    const asked = roundsNamed(side.asked);
+    return asked.size > 0 ? asked : roundsNamed(side.rules ?? "");
+  };
+  const [pRounds, kRounds] = [roundsOf(p), roundsOf(k)];
+  if (pRounds.size === 0 || kRounds.size === 0 || [...pRounds].some((round) => kRounds.has(round))) return;
+  otherQuestion(
+    conflicts,
+    `another round: ${[...pRounds].join(", ")} (Polymarket) vs ${[...kRounds].join(", ")} (Kalshi)`,
+  );
+}
+
+const ORDINALS: Readonly<Record<string, number>> = { first: 1, "1st": 1, second: 2, "2nd": 2, third: 3, "3rd": 3 };
+
+const ROUND_NAMED =
+  /\b(first|1st|second|2nd|third|3rd)[\s-]+(round|ballot)\b|\b(round|ballot)\s+(one|two|three|[123])\b/g;
+
+const roundsNamed = remembered((text: string): ReadonlySet<string> => {
+  const words: Readonly<Record<string, number>> = { ...ORDINALS, one: 1, two: 2, three: 3, "1": 1, "2": 2, "3": 3 };
+  const found = new Set<string>();
+  for (const match of text.toLowerCase().matchAll(ROUND_NAMED)) {
+    const [ordinal, noun] = match[1] ? [match[1], match[2]] : [match[4], match[3]];
+    found.add(`${noun} ${words[ordinal as string]}`);
+  }
+  return found;
+});
