@@ -1,8 +1,9 @@
 /**
- * One word on one side that makes the contest another: each real development pair stays
- * the same contract, and the same pair with Kalshi asking of another office, round,
- * measure or competition in its title and rules does not. These were found by writing
- * such words into every development pair and keeping those still called the same.
+ * One word on one side that makes the contest another, or asks it the other way round:
+ * each real development pair stays the same contract, and the same pair with Kalshi asking
+ * of another office, round, measure, half or competition in its title and rules does not;
+ * asked in the negative, it is the same contract inverted. These were found by writing such
+ * words into every development pair and keeping those still called the same.
  */
 import { describe, expect, it } from "vitest";
 import { pairWithTicker } from "./development-pairs.testing";
@@ -62,5 +63,73 @@ describe("a word that makes the contest another", () => {
       expect(verdict.relation, other).toBe("different");
       expect(verdict.conflicts.join("; "), other).toMatch(/Kalshi asks of a (women|club|u21) competition/);
     }
+  });
+
+  it("reads the Eastern and the Western Conference, the American and the National League, the regular season and the playoffs as two", () => {
+    const murray = pairWithTicker("KXNBAWFINMVP-26-JMUR");
+    expect(comparePair(murray.polymarket, murray.kalshi).relation).toBe("same_contract");
+    const east = comparePair(murray.polymarket, {
+      ...murray.kalshi,
+      ticker: "KXNBAEFINMVP-26-JMUR",
+      title: "Who will win Eastern Conference Finals MVP?",
+      rules_primary: (murray.kalshi.rules_primary ?? "").replace("Western", "Eastern"),
+    });
+    expect(east.relation).toBe("different");
+    expect(east.conflicts).toContain("another half: west (Polymarket) vs east (Kalshi)");
+    const marte = pairWithTicker("KXMLBNLHAARON-26-KMAR");
+    expect(comparePair(marte.polymarket, marte.kalshi).relation).toBe("same_contract");
+    const american = comparePair(marte.polymarket, {
+      ...marte.kalshi,
+      ticker: "KXMLBALHAARON-26-KMAR",
+      title: "Will Ketel Marte win AL Hank Aaron Award?",
+      rules_primary: (marte.kalshi.rules_primary ?? "").replace("National", "American"),
+    });
+    expect(american.relation).toBe("different");
+    const soto = pairWithTicker("KXLEADERMLBDOUBLES-26-JSOT");
+    expect(comparePair(soto.polymarket, soto.kalshi).relation).toBe("same_contract");
+    expect(withKalshiSaying(soto, /(?:the )?\d{4}(?: regular)? season/, "the 2026 playoffs").relation).toBe(
+      "different",
+    );
+  });
+
+  it("reads losing, a place behind the winner and pulling out as other acts than winning", () => {
+    const netherlands = pairWithTicker("KXMENWORLDCUP-26-NL");
+    for (const act of ["loses the final of", "finishes runner-up in", "finishes in the top 4 of", "withdraws from"]) {
+      const verdict = withKalshiSaying(netherlands, /\bwins?\b/, act);
+      expect(verdict.relation, act).toBe("different");
+    }
+  });
+});
+
+describe("a question asked in the negative", () => {
+  it("is the same contract the other way round, however the negative is written", () => {
+    const kasky = pairWithTicker("KXNY12D-26-CKAS");
+    const asked = comparePair(kasky.polymarket, kasky.kalshi);
+    expect([asked.relation, asked.orientation]).toEqual(["same_contract", "same"]);
+    for (const title of [
+      "Will Cameron Kasky not be the Democratic nominee for NY-12?",
+      "Will Cameron Kasky fail to win the Democratic nomination for NY-12?",
+      "Cameron Kasky won't be the Democratic nominee for NY-12?",
+    ]) {
+      const verdict = comparePair(kasky.polymarket, {
+        ...kasky.kalshi,
+        title,
+        rules_primary: (kasky.kalshi.rules_primary ?? "").replace("wins", "does not win"),
+      });
+      expect([verdict.relation, verdict.orientation], title).toEqual(["same_contract", "inverse"]);
+      expect(verdict.reasons, title).toContain("asks the opposite: Kalshi asks in the negative");
+    }
+  });
+
+  it("reads a “not” of what is asked about, or of a clause inside the question, as no negative", () => {
+    // "any territory not under its sovereignty": labelled related, the same way round.
+    const territory = pairWithTicker("KXUSAEXPANDTERRITORY-27JAN01");
+    expect(comparePair(territory.polymarket, territory.kalshi).orientation).toBe("same");
+    const kasky = pairWithTicker("KXNY12D-26-CKAS");
+    const clause = comparePair(kasky.polymarket, {
+      ...kasky.kalshi,
+      title: "Will Cameron Kasky, who is not the incumbent, be the Democratic nominee for NY-12?",
+    });
+    expect(clause.orientation).toBe("same");
   });
 });

@@ -112,3 +112,55 @@ const roundsNamed = remembered((text: string): ReadonlySet<string> => {
   }
   return found;
 });
+
+/**
+ * The half of a league, a map or a season each side asks about, where both name one: the
+ * Eastern Conference and the Western, the American League and the National (AL / NL, AFC /
+ * NFC), the regular season and the playoffs are two competitions, though every other word
+ * of the two questions ("Conference Finals MVP", "Hank Aaron Award") is one.
+ */
+export function compareSides(
+  p: { asked: string; said: string },
+  k: { asked: string; said: string },
+  conflicts: Conflicts,
+): void {
+  const [pAsked, kAsked] = [sidesNamed(p.asked), sidesNamed(k.asked)];
+  const [pSaid, kSaid] = [sidesNamed(p.said), sidesNamed(k.said)];
+  const pOnly = [...pAsked].filter((side) => !kSaid.has(side));
+  const kOnly = [...kAsked].filter((side) => !pSaid.has(side));
+  const rival = pOnly.find((side) => kOnly.some((other) => SIDES[side]?.group === SIDES[other]?.group));
+  if (rival === undefined) return;
+  const others = kOnly.filter((other) => SIDES[other]?.group === SIDES[rival]?.group);
+  otherQuestion(conflicts, `another half: ${rival} (Polymarket) vs ${others.join(", ")} (Kalshi)`);
+}
+
+/** Each half by the words that name it, and the whole it is half of. */
+const SIDES: Readonly<Record<string, { group: string }>> = {
+  east: { group: "compass" },
+  west: { group: "compass" },
+  north: { group: "compass" },
+  south: { group: "compass" },
+  "american league": { group: "league" },
+  "national league": { group: "league" },
+  "regular season": { group: "season" },
+  postseason: { group: "season" },
+};
+
+const SIDE_NAMED = /\b(east|west|north|south)(?:ern)?\b|\b(american|national) league\b/gi;
+const SEASON_PART = /\bregular[\s-]season\b|\b(?:playoffs?|post-?season)\b/gi;
+/** Initials in capitals only: "al" is also a name's article ("Al Nassr", "al-Sharaa"). */
+const LEAGUE_INITIALS = /\b(AL|NL|AFC|NFC)\b/g;
+
+const sidesNamed = remembered((text: string): ReadonlySet<string> => {
+  const found = new Set<string>();
+  for (const match of plain(text).matchAll(SIDE_NAMED)) {
+    found.add(match[1] ? match[1].toLowerCase() : `${match[2]?.toLowerCase()} league`);
+  }
+  for (const [part] of plain(text).matchAll(SEASON_PART)) {
+    found.add(/^regular/i.test(part) ? "regular season" : "postseason");
+  }
+  for (const [initials] of text.matchAll(LEAGUE_INITIALS)) {
+    found.add(initials === "AL" || initials === "AFC" ? "american league" : "national league");
+  }
+  return found;
+});

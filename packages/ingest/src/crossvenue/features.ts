@@ -126,6 +126,11 @@ const ACTIONS: Record<string, RegExp> = {
   // Being on a show or in a film: "appear on the UpOnly podcast", "perform as Hulk in
   // Avengers: Doomsday", "an episode featuring the guest".
   appear: /\b(appear|appears|appeared|appearance|perform|performs|performed|featuring|featured)\b/,
+  // Losing, finishing second or in the top few, going down or pulling out are not winning.
+  lose: /\b(lose|loses|lost|losing)\b/,
+  place: /\b(runner-?up|runners-?up|second place|finish(?:es)? (?:second|2nd)|top[\s-]\d+|podium)\b/,
+  relegate: /\b(relegated|relegation)\b/,
+  withdraw: /\b(withdraw|withdraws|withdrew|drop out|drops out|dropped out)\b/,
 };
 
 /** The acts a text asks about (`ACTIONS`' names). */
@@ -156,7 +161,9 @@ function actsOf(text: string): Set<string> {
   // A capitalised "Final" opening a title ("Final Fantasy VII") is a name, not a stage.
   const lower = plain(text)
     .replace(/\bFinal(?=\s+(?!Four\b|Round\b)[A-Z])/g, "")
-    .toLowerCase();
+    .toLowerCase()
+    // "Won't" is no win.
+    .replace(/\bwon['’]t\b/g, "will not");
   return new Set(Object.entries(ACTIONS).flatMap(([name, pattern]) => (pattern.test(lower) ? [name] : [])));
 }
 

@@ -11,7 +11,7 @@
  */
 
 import { type Clauses, clausesOf } from "./clauses";
-import { compareOffices, comparePopularVote, compareRounds } from "./compare-contest";
+import { compareOffices, comparePopularVote, compareRounds, compareSides } from "./compare-contest";
 import {
   type Conflicts,
   compareClauses,
@@ -28,6 +28,7 @@ import {
   type Comparator,
   comparatorsOf,
   featuresOf,
+  plain,
   type Quantity,
   remembered,
   sourcesOf,
@@ -218,6 +219,7 @@ export function comparePair(polymarket: PolymarketSide, asListed: KalshiSide): P
   compareConditions(polymarket.description, kalshi.rules_primary, pAll, kAll, conflicts);
   compareOffices({ asked: pSaid, said: pAll }, { asked: kSaid, said: kAll }, conflicts);
   comparePopularVote({ asked: pSaid, said: pAll }, { asked: kSaid, said: kAll }, conflicts);
+  compareSides({ asked: pSaid, said: pAll }, { asked: kSaid, said: kAll }, conflicts);
   compareRounds(
     { asked: pText, rules: polymarket.description },
     { asked: kText, rules: kalshi.rules_primary },
@@ -228,7 +230,11 @@ export function comparePair(polymarket: PolymarketSide, asListed: KalshiSide): P
   compareClauses(pClauses, kClauses, reasons, conflicts);
 
   const score = round(0.45 * words + 0.25 * names + 0.15 * dates + 0.15 * numbers);
-  const orientation = orientationOf(polymarket, p, k, isOppositeAct);
+  // A question asked in the negative ("Will X not be the nominee?", "fail to win") asks the
+  // other's the other way round.
+  const [pNot, kNot] = [isNegated(pText), isNegated(kText)];
+  if (pNot !== kNot) reasons.push(`asks the opposite: ${pNot ? "Polymarket" : "Kalshi"} asks in the negative`);
+  const orientation = orientationOf(polymarket, p, k, isOppositeAct !== (pNot !== kNot));
   if (orientation === "inverse") reasons.push("opposite sides: Polymarket's first outcome is Kalshi's no");
   // The same contract only when the texts settle every part, not merely when none differs:
   // the window, the act and who it is about, each said on both sides.
@@ -454,6 +460,21 @@ function announcedIn(question: string, clauses: Clauses): Clauses {
     ? { ...clauses, announcement: "enough" }
     : clauses;
 }
+
+/**
+ * A question asked in the negative: its own verb denied ("not be", "fail to win", "won't"),
+ * not a word of what it asks about ("any territory not under its sovereignty", "not later
+ * than") nor of a clause inside it ("any candidate who is NOT …", "rule that Section 230
+ * does not immunize …", "(not merely in an annex)").
+ */
+function isNegated(question: string): boolean {
+  // A clause opens inside the question, not at its start ("Who will not be …?").
+  const [main = ""] = plain(question).split(/[(,]|(?<=\w\s+)(?:who|whom|whose|which|that|where)\b/i);
+  return NEGATED.test(main);
+}
+
+const NEGATED =
+  /\b(?:not|never|no longer)\s+(?!(?:under|in|on|as|at|by|of|to|from|for|including|counting|only|just|even|yet|more|less|later|earlier|before|after|a|an|the|all|any)\b)[a-z]|\bfail(?:s|ed)? to\b|\b(?:won|isn|doesn|don|didn|aren)['’]t\b/i;
 
 /** Acts each of which is the other's "no". */
 const OPPOSITES: ReadonlyArray<readonly [string, string]> = [["remain", "leave"]];
