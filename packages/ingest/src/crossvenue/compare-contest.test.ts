@@ -6,7 +6,7 @@
  * words into every development pair and keeping those still called the same.
  */
 import { describe, expect, it } from "vitest";
-import { pairWithTicker } from "./development-pairs.testing";
+import { pairOf, pairWithTicker } from "./development-pairs.testing";
 import type { LabelledPair } from "./evaluate";
 import { comparePair } from "./score";
 
@@ -131,5 +131,25 @@ describe("a question asked in the negative", () => {
       title: "Will Cameron Kasky, who is not the incumbent, be the Democratic nominee for NY-12?",
     });
     expect(clause.orientation).toBe("same");
+  });
+});
+
+describe("a month's window", () => {
+  it("asks less than a window open until the month's end, unless Kalshi's ticker names the month", () => {
+    const talk = pairOf(
+      "Will Trump talk to Pope Leo XIV in March?",
+      "Donald Trump and Pope Leo XIV meet before Apr 1, 2026?",
+    );
+    // "KXTRUMPMEET-26MAR": the series asks of March, though its text says "before Apr 1, 2026".
+    expect(comparePair(talk.polymarket, talk.kalshi).relation).toBe("same_contract");
+    const open = comparePair(talk.polymarket, { ...talk.kalshi, ticker: "KXTRUMPMEET-26-PLEO" });
+    expect(open.relation).toBe("related");
+    expect(open.conflicts).toContain(
+      "windows differ: from 2026-03-01 (Polymarket) vs until then (Kalshi), both before 2026-04-01",
+    );
+    // A year's window against a month of it.
+    const maxwell = pairWithTicker("KXTRUMPPARDON-27JAN01-GMAX");
+    expect(comparePair(maxwell.polymarket, maxwell.kalshi).relation).toBe("same_contract");
+    expect(withKalshiSaying(maxwell, "before Jan 1, 2027", "in December 2026").relation).toBe("related");
   });
 });

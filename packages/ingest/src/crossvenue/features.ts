@@ -167,6 +167,21 @@ function actsOf(text: string): Set<string> {
   return new Set(Object.entries(ACTIONS).flatMap(([name, pattern]) => (pattern.test(lower) ? [name] : [])));
 }
 
+/**
+ * A question asked in the negative: its own verb denied ("not be", "fail to win", "won't"),
+ * not a word of what it asks about ("any territory not under its sovereignty", "not later
+ * than") nor of a clause inside it ("any candidate who is NOT …", "rule that Section 230
+ * does not immunize …", "(not merely in an annex)").
+ */
+export function isNegated(question: string): boolean {
+  // A clause opens inside the question, not at its start ("Who will not be …?").
+  const [main = ""] = plain(question).split(/[(,]|(?<=\w\s+)(?:who|whom|whose|which|that|where)\b/i);
+  return NEGATED.test(main);
+}
+
+const NEGATED =
+  /\b(?:not|never|no longer)\s+(?!(?:under|in|on|as|at|by|of|to|from|for|including|counting|only|just|even|yet|more|less|later|earlier|before|after|a|an|the|all|any)\b)[a-z]|\bfail(?:s|ed)? to\b|\b(?:won|isn|doesn|don|didn|aren)['’]t\b/i;
+
 export const isMonth = (word: string): boolean => word in MONTHS;
 
 /**
@@ -401,7 +416,7 @@ export function sourcesOf(text: string): Set<string> {
  * date said without one. Also answers the text without the deadline's words, so its dates
  * and years are not read again as dates and years of the question.
  */
-export function deadlineOf(text: string, year?: number): { end: string | undefined; rest: string } {
+export function deadlineOf(text: string, year?: number): { end: string | undefined; rest: string; from?: string } {
   const clean = plain(text);
   const pad = (n: number) => String(n).padStart(2, "0");
   const iso = (y: number, m: number, d: number) => {
@@ -445,9 +460,10 @@ export function deadlineOf(text: string, year?: number): { end: string | undefin
     ],
     // "by end of 2026", "by the end of 2026"
     [/\bby\s+(?:the\s+)?end\s+of\s+(20\d\d)\b/i, (m) => iso(Number(m[1]) + 1, 1, 1)],
-    // "in March 2026", "in March" (the year the texts name)
+    // "in March 2026", "in March" (the year the texts name): a month's window, opening on
+    // its first day (below)
     [
-      new RegExp(`\\bin\\s+${MONTH}(?:\\s+(20\\d\\d))?(?![\\w-])`, "i"),
+      new RegExp(`\\b(?:in|during)\\s+${MONTH}(?:\\s+(20\\d\\d))?(?![\\w-])`, "i"),
       (m) => withYear(m[2], (y) => iso(y, (month(m[1] as string) as number) + 1, 1)),
     ],
     // "before May 2025": the month's first day
@@ -471,7 +487,12 @@ export function deadlineOf(text: string, year?: number): { end: string | undefin
     if (!match) continue;
     const end = build(match);
     if (!end) continue;
-    return { end, rest: `${clean.slice(0, match.index)} ${clean.slice(match.index + match[0].length)}` };
+    const rest = `${clean.slice(0, match.index)} ${clean.slice(match.index + match[0].length)}`;
+    // A month's window opens on its first day: "in December 2026" asks less than "before 2027".
+    const isMonthWindow = new RegExp(`^(?:in|during)\\s+${MONTH}`, "i").test(match[0]);
+    if (!isMonthWindow) return { end, rest };
+    const [y, m] = end.split("-").map(Number) as [number, number];
+    return { end, rest, from: iso(y, m - 1, 1) };
   }
   return { end: undefined, rest: clean };
 }

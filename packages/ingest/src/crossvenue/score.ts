@@ -28,14 +28,22 @@ import {
   type Comparator,
   comparatorsOf,
   featuresOf,
-  plain,
+  isNegated,
   type Quantity,
   remembered,
   sourcesOf,
   type TextFeatures,
 } from "./features";
 import { statesOfDistricts } from "./places";
-import { closeGap, compareDates, compareDeadlines, datesAsked, deadlineOfSide, settleWindow } from "./window";
+import {
+  closeGap,
+  compareDates,
+  compareDeadlines,
+  datesAsked,
+  deadlineOfSide,
+  monthOfTicker,
+  settleWindow,
+} from "./window";
 
 export interface PolymarketSide {
   id: string;
@@ -184,7 +192,8 @@ export function comparePair(polymarket: PolymarketSide, asListed: KalshiSide): P
     kalshi.expected_expiration_time ?? null,
     isBackstop ? null : kalshi.close_time,
   ]);
-  const isSameDeadline = compareDeadlines(pDeadline.end, kDeadline.end, reasons, conflicts);
+  const kFrom = kDeadline.from ?? monthOfTicker(kalshi.ticker, kDeadline.end);
+  const isSameDeadline = compareDeadlines(pDeadline, { ...kDeadline, from: kFrom }, reasons, conflicts);
   const isWindowSettled =
     isSameDeadline ||
     settleWindow(polymarket, kalshi, { p: pDeadline.end, k: kDeadline.end }, isBackstop ? undefined : closes, reasons);
@@ -460,21 +469,6 @@ function announcedIn(question: string, clauses: Clauses): Clauses {
     ? { ...clauses, announcement: "enough" }
     : clauses;
 }
-
-/**
- * A question asked in the negative: its own verb denied ("not be", "fail to win", "won't"),
- * not a word of what it asks about ("any territory not under its sovereignty", "not later
- * than") nor of a clause inside it ("any candidate who is NOT …", "rule that Section 230
- * does not immunize …", "(not merely in an annex)").
- */
-function isNegated(question: string): boolean {
-  // A clause opens inside the question, not at its start ("Who will not be …?").
-  const [main = ""] = plain(question).split(/[(,]|(?<=\w\s+)(?:who|whom|whose|which|that|where)\b/i);
-  return NEGATED.test(main);
-}
-
-const NEGATED =
-  /\b(?:not|never|no longer)\s+(?!(?:under|in|on|as|at|by|of|to|from|for|including|counting|only|just|even|yet|more|less|later|earlier|before|after|a|an|the|all|any)\b)[a-z]|\bfail(?:s|ed)? to\b|\b(?:won|isn|doesn|don|didn|aren)['’]t\b/i;
 
 /** Acts each of which is the other's "no". */
 const OPPOSITES: ReadonlyArray<readonly [string, string]> = [["remain", "leave"]];

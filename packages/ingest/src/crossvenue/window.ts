@@ -90,6 +90,23 @@ function tickerYears(ticker: string): ReadonlySet<number> {
 }
 
 /**
+ * The month a Kalshi event's ticker names ("KXTRUMPMEET-26MAR": March 2026) opens its
+ * window where the deadline read is that month's end: a monthly series asks of its month,
+ * though its text says only "before Apr 1, 2026".
+ */
+export function monthOfTicker(ticker: string, end: string | undefined): string | undefined {
+  const named = /^(\d\d)([A-Z]{3})$/.exec(ticker.split("-")[1] ?? "");
+  const month = named ? MONTH_CODES.indexOf(named[2] as string) + 1 : 0;
+  if (!named || month === 0 || !end) return undefined;
+  const from = `20${named[1]}-${String(month).padStart(2, "0")}-01`;
+  const next = new Date(Date.parse(from));
+  next.setUTCMonth(next.getUTCMonth() + 1);
+  return next.toISOString().slice(0, 10) === end ? from : undefined;
+}
+
+const MONTH_CODES = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"];
+
+/**
  * A side's deadline: from its question, else from its rule's condition (a later clause,
  * "if no nominee is announced by November 3, … Other", is a backstop, not the window); a
  * date said without a year takes the first year its texts name (the question, the event,
@@ -99,7 +116,7 @@ export function deadlineOfSide(
   question: string,
   rules: string | null,
   context: ReadonlyArray<string | null>,
-): { end: string | undefined; rest: string } {
+): { end: string | undefined; rest: string; from?: string } {
   // "before 2027" names the year 2026's end.
   const known = [question, ...context, rules ?? ""]
     .map((text) => {
@@ -109,7 +126,8 @@ export function deadlineOfSide(
     .find((found) => found !== undefined);
   const asked = deadlineOf(question, known);
   if (asked.end || !rules) return asked;
-  return { end: deadlineOf(conditionOf(rules), known).end, rest: asked.rest };
+  const { end, from } = deadlineOf(conditionOf(rules), known);
+  return { end, rest: asked.rest, ...(from ? { from } : {}) };
 }
 
 /**
@@ -124,19 +142,30 @@ export function datesAsked(question: string, rules: string | null): TextFeatures
 
 const BEFORE_YEAR = new RegExp(`\\b(before\\s+)?${YEAR.source}`, "i");
 
-/** Whether both deadlines are read and agree. */
+/**
+ * Whether both deadlines are read and agree, and both windows open alike: a month's window
+ * ("in December 2026") against one open until the same day ("before 2027") asks less.
+ */
 export function compareDeadlines(
-  p: string | undefined,
-  k: string | undefined,
+  p: { end: string | undefined; from?: string },
+  k: { end: string | undefined; from?: string },
   reasons: string[],
   conflicts: string[],
 ): boolean {
-  if (!p || !k) return false;
-  const days = Math.abs(Date.parse(p) - Date.parse(k)) / DAY_MS;
+  if (!p.end || !k.end) return false;
+  const days = Math.abs(Date.parse(p.end) - Date.parse(k.end)) / DAY_MS;
   // A day apart is the venues' cut-offs (11:59 PM ET against the next day in UTC).
-  if (days <= 1) reasons.push(`same deadline: before ${p}`);
-  else conflicts.push(`deadlines differ: before ${p} (Polymarket) vs before ${k} (Kalshi)`);
-  return days <= 1;
+  if (days > 1) {
+    conflicts.push(`deadlines differ: before ${p.end} (Polymarket) vs before ${k.end} (Kalshi)`);
+    return false;
+  }
+  if (p.from !== k.from) {
+    const opens = (side: { from?: string }) => (side.from ? `from ${side.from}` : "until then");
+    conflicts.push(`windows differ: ${opens(p)} (Polymarket) vs ${opens(k)} (Kalshi), both before ${p.end}`);
+    return false;
+  }
+  reasons.push(`same deadline: before ${p.end}`);
+  return true;
 }
 
 export function compareDates(p: TextFeatures, k: TextFeatures, reasons: string[], conflicts: string[]): void {
