@@ -101,6 +101,49 @@ describe("a word that makes the contest another", () => {
   });
 });
 
+describe("a term one side alone asks", () => {
+  it("reads a threshold the other side never states as a term that differs", () => {
+    const bolivar = pairWithTicker("KXCOLOMBIAPRES-26-GBOL");
+    const margin = withKalshiSaying(bolivar, /\bwin(?:ner of)?\b/, "win by more than 10 points");
+    expect(margin.relation).toBe("related");
+    expect(margin.conflicts).toContain("only Kalshi asks a threshold: 10");
+    const share = withKalshiSaying(bolivar, /\bwin(?:ner of)?\b/, "receive more than 40% of the vote in");
+    expect(share.relation).not.toBe("same_contract");
+    // A threshold both state is the same term ("Above 4.0%" / "more than 4%").
+    const inflation = pairWithTicker("KXHIGHINFLATION-26DEC-T4.0");
+    expect(comparePair(inflation.polymarket, inflation.kalshi).conflicts.join("; ")).not.toContain("threshold");
+  });
+
+  it("reads a chamber's majority leader as another term than its control, and running as no win", () => {
+    const control = pairWithTicker("CONTROLS-2026-R");
+    expect(comparePair(control.polymarket, control.kalshi).relation).toBe("same_contract");
+    const leader = comparePair(control.polymarket, {
+      ...control.kalshi,
+      title: "Will a Republican be the Senate Majority Leader after the 2026 midterms?",
+      rules_primary:
+        "If a member of the Republican Party is the Senate Majority Leader on Jan 3, 2027, then the market resolves to Yes.",
+    });
+    // Polymarket's rules fall back on who the Majority Leader is: related, not another question.
+    expect(leader.relation).toBe("related");
+    const elSayed = pairWithTicker("KXSENATEMID-26-AELS");
+    expect(comparePair(elSayed.polymarket, elSayed.kalshi).relation).toBe("same_contract");
+    const runs = comparePair(elSayed.polymarket, {
+      ...elSayed.kalshi,
+      title: "Will Abdul El-Sayed run for the Senate in Michigan?",
+      rules_primary:
+        "If Abdul El-Sayed files to run for the 2026 Class II Michigan Senate seat, then the market resolves to Yes.",
+    });
+    expect(runs.relation).toBe("different");
+    const whip = comparePair(elSayed.polymarket, {
+      ...elSayed.kalshi,
+      title: "Will Abdul El-Sayed be the Senate Majority Whip?",
+      rules_primary: "If Abdul El-Sayed is the Senate Majority Whip on Jan 3, 2027, then the market resolves to Yes.",
+    });
+    expect(whip.relation).toBe("different");
+    expect(whip.conflicts).toContain("only Kalshi asks of a majority whip");
+  });
+});
+
 describe("a question asked in the negative", () => {
   it("is the same contract the other way round, however the negative is written", () => {
     const kasky = pairWithTicker("KXNY12D-26-CKAS");

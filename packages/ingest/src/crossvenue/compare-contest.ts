@@ -4,12 +4,13 @@
  * adds what differs to the pair's conflicts, as `compare-parts.ts` does.
  */
 import { type Conflicts, otherQuestion } from "./compare-parts";
-import { plain, remembered } from "./features";
+import { comparatorsOf, featuresOf, plain, remembered } from "./features";
 
 /**
  * The office each question asks about, where a word puts it under another: a vice
  * president, a lieutenant governor, a deputy mayor is not the office it serves ("the
- * Democratic vice-presidential nominee" / "the Democratic nominee"). A question that names
+ * Democratic vice-presidential nominee" / "the Democratic nominee"), nor the Senate majority
+ * leader the Senate. A question that names
  * such an office asks another question than one whose side never names it; a question that
  * alone does not name the one the other asks of. One word the other side never says would
  * otherwise pass as style (`compareWording` wants most words unsaid).
@@ -45,9 +46,12 @@ export function comparePopularVote(
   conflicts.push(`only ${popular(p.asked) ? "Polymarket" : "Kalshi"} asks of the popular vote`);
 }
 
-/** An office under another: its modifier (written out or short) and the office it serves. */
+/**
+ * An office under another: its modifier (written out or short) and the office it serves; a
+ * chamber's majority or minority leader or whip, an office of the chamber.
+ */
 const OFFICE_UNDER =
-  /\b(vice|lieutenant|lt|deputy|assistant)[\s.-]*(presiden(?:tial|t|cy)|governor(?:ship)?|mayor(?:al)?|prime minister|chair(?:man|woman)?|secretary|speaker|minister|leader)\b|\bvp\b/g;
+  /\b(vice|lieutenant|lt|deputy|assistant)[\s.-]*(presiden(?:tial|t|cy)|governor(?:ship)?|mayor(?:al)?|prime minister|chair(?:man|woman)?|secretary|speaker|minister|leader)\b|\b(majority|minority)[\s-]+(leader|whip)\b|\bvp\b/g;
 
 /** The offices `OFFICE_UNDER` reads, each known by its first five letters ("presidency"). */
 const OFFICES = [
@@ -67,6 +71,10 @@ const officesUnder = remembered((text: string): ReadonlySet<string> => {
   for (const match of plain(text).toLowerCase().matchAll(OFFICE_UNDER)) {
     if (match[0] === "vp") {
       found.add("vice president");
+      continue;
+    }
+    if (match[3]) {
+      found.add(`${match[3]} ${match[4]}`);
       continue;
     }
     const modifier = match[1] === "lt" ? "lieutenant" : (match[1] as string);
@@ -164,3 +172,25 @@ const sidesNamed = remembered((text: string): ReadonlySet<string> => {
   }
   return found;
 });
+
+/**
+ * A threshold one question asks ("win by more than 10 points", "more than 40% of the vote")
+ * that the other side never states, in its question or its rules: a term of the question
+ * that differs, so the pair is related at most. Thresholds both state are `compareNumbers`'.
+ */
+export function compareThresholds(
+  p: { asked: string; said: string },
+  k: { asked: string; said: string },
+  conflicts: Conflicts,
+): void {
+  const unstated = (asked: string, other: string) => {
+    const stated = featuresOf(other).quantities;
+    return [...comparatorsOf(asked).keys()].filter((value) => !stated.some((quantity) => quantity.value === value));
+  };
+  for (const [side, values] of [
+    ["Polymarket", unstated(p.asked, k.said)],
+    ["Kalshi", unstated(k.asked, p.said)],
+  ] as const) {
+    if (values.length > 0) conflicts.push(`only ${side} asks a threshold: ${values.join(", ")}`);
+  }
+}

@@ -131,6 +131,8 @@ const ACTIONS: Record<string, RegExp> = {
   place: /\b(runner-?up|runners-?up|second place|finish(?:es)? (?:second|2nd)|top[\s-]\d+|podium)\b/,
   relegate: /\b(relegated|relegation)\b/,
   withdraw: /\b(withdraw|withdraws|withdrew|drop out|drops out|dropped out)\b/,
+  // Running is not winning: "runs for Senate", "a run for president", "candidacy".
+  run: /\b(?:runs?|running|ran) (?:for|in)\b|\bcandidacy\b/,
 };
 
 /** The acts a text asks about (`ACTIONS`' names). */

@@ -11,7 +11,7 @@
  */
 
 import { type Clauses, clausesOf } from "./clauses";
-import { compareOffices, comparePopularVote, compareRounds, compareSides } from "./compare-contest";
+import { compareOffices, comparePopularVote, compareRounds, compareSides, compareThresholds } from "./compare-contest";
 import {
   type Conflicts,
   compareClauses,
@@ -229,6 +229,9 @@ export function comparePair(polymarket: PolymarketSide, asListed: KalshiSide): P
   compareOffices({ asked: pSaid, said: pAll }, { asked: kSaid, said: kAll }, conflicts);
   comparePopularVote({ asked: pSaid, said: pAll }, { asked: kSaid, said: kAll }, conflicts);
   compareSides({ asked: pSaid, said: pAll }, { asked: kSaid, said: kAll }, conflicts);
+  // Kalshi's strikes state its threshold where its text may not.
+  const kStrikes = [kalshi.floor_strike, kalshi.cap_strike].filter((strike) => strike != null).join(" ");
+  compareThresholds({ asked: pText, said: pAll }, { asked: kText, said: `${kAll} ${kStrikes}` }, conflicts);
   compareRounds(
     { asked: pText, rules: polymarket.description },
     { asked: kText, rules: kalshi.rules_primary },
