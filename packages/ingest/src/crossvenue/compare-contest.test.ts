@@ -10,11 +10,15 @@ import { pairOf, pairWithTicker } from "./development-pairs.testing";
 import type { LabelledPair } from "./evaluate";
 import { comparePair } from "./score";
 
+const verdictOf = (pair: LabelledPair) => comparePair(pair.polymarket, pair.kalshi);
+/** The pair's verdict with Kalshi's market written otherwise. */
+const withKalshi = (pair: LabelledPair, kalshi: Partial<LabelledPair["kalshi"]>) =>
+  comparePair(pair.polymarket, { ...pair.kalshi, ...kalshi });
+
 /** The pair's verdict with Kalshi's title and rule each saying `to` where they say `from`. */
 function withKalshiSaying(pair: LabelledPair, from: string | RegExp, to: string) {
   const { title, rules_primary: rules } = pair.kalshi;
-  return comparePair(pair.polymarket, {
-    ...pair.kalshi,
+  return withKalshi(pair, {
     title: (title ?? "").replace(from, to),
     rules_primary: (rules ?? "").replace(from, to),
   });
@@ -23,12 +27,12 @@ function withKalshiSaying(pair: LabelledPair, from: string | RegExp, to: string)
 describe("a word that makes the contest another", () => {
   it("reads an office under another as another office, however it is written", () => {
     const hamawy = pairWithTicker("KXNJPRIMARY-12D26-AHAM");
-    expect(comparePair(hamawy.polymarket, hamawy.kalshi).relation).toBe("same_contract");
+    expect(verdictOf(hamawy).relation).toBe("same_contract");
     const running = withKalshiSaying(hamawy, "Democratic nominee", "Democratic vice-presidential nominee");
     expect(running.relation).toBe("different");
     expect(running.conflicts.join("; ")).toContain("only Kalshi asks of a vice president");
     const mace = pairWithTicker("KXGOVSCNOMR-26-NMAC");
-    expect(comparePair(mace.polymarket, mace.kalshi).relation).toBe("same_contract");
+    expect(verdictOf(mace).relation).toBe("same_contract");
     expect(withKalshiSaying(mace, /Governor(ship)?/, "Lt. Governor").relation).toBe("different");
     // Both sides naming it, in their own words, ask the same.
     const vp = comparePair(
@@ -40,7 +44,7 @@ describe("a word that makes the contest another", () => {
 
   it("reads the first round and the second as two questions", () => {
     const freitas = pairWithTicker("KXBRPRES1R-26OCT04-TFRE");
-    expect(comparePair(freitas.polymarket, freitas.kalshi).relation).toBe("same_contract");
+    expect(verdictOf(freitas).relation).toBe("same_contract");
     const second = withKalshiSaying(freitas, "first round", "second round");
     expect(second.relation).toBe("different");
     expect(second.conflicts.join("; ")).toContain("another round: round 1 (Polymarket) vs round 2 (Kalshi)");
@@ -49,7 +53,7 @@ describe("a word that makes the contest another", () => {
 
   it("reads winning the popular vote as a term that differs from winning", () => {
     const bolivar = pairWithTicker("KXCOLOMBIAPRES-26-GBOL");
-    expect(comparePair(bolivar.polymarket, bolivar.kalshi).relation).toBe("same_contract");
+    expect(verdictOf(bolivar).relation).toBe("same_contract");
     const popular = withKalshiSaying(bolivar, /\bwin(?:ner of)?\b/, "win the popular vote in");
     expect(popular.relation).not.toBe("same_contract");
     expect(popular.conflicts).toContain("only Kalshi asks of the popular vote");
@@ -57,7 +61,7 @@ describe("a word that makes the contest another", () => {
 
   it("reads a women's, club or under-21 competition as another than the one asked", () => {
     const netherlands = pairWithTicker("KXMENWORLDCUP-26-NL");
-    expect(comparePair(netherlands.polymarket, netherlands.kalshi).relation).toBe("same_contract");
+    expect(verdictOf(netherlands).relation).toBe("same_contract");
     for (const other of ["Women's World Cup", "Club World Cup", "U21 World Cup"]) {
       const verdict = withKalshiSaying(netherlands, "Men's World Cup", other);
       expect(verdict.relation, other).toBe("different");
@@ -67,9 +71,8 @@ describe("a word that makes the contest another", () => {
 
   it("reads the Eastern and the Western Conference, the American and the National League, the regular season and the playoffs as two", () => {
     const murray = pairWithTicker("KXNBAWFINMVP-26-JMUR");
-    expect(comparePair(murray.polymarket, murray.kalshi).relation).toBe("same_contract");
-    const east = comparePair(murray.polymarket, {
-      ...murray.kalshi,
+    expect(verdictOf(murray).relation).toBe("same_contract");
+    const east = withKalshi(murray, {
       ticker: "KXNBAEFINMVP-26-JMUR",
       title: "Who will win Eastern Conference Finals MVP?",
       rules_primary: (murray.kalshi.rules_primary ?? "").replace("Western", "Eastern"),
@@ -77,16 +80,15 @@ describe("a word that makes the contest another", () => {
     expect(east.relation).toBe("different");
     expect(east.conflicts).toContain("another half: west (Polymarket) vs east (Kalshi)");
     const marte = pairWithTicker("KXMLBNLHAARON-26-KMAR");
-    expect(comparePair(marte.polymarket, marte.kalshi).relation).toBe("same_contract");
-    const american = comparePair(marte.polymarket, {
-      ...marte.kalshi,
+    expect(verdictOf(marte).relation).toBe("same_contract");
+    const american = withKalshi(marte, {
       ticker: "KXMLBALHAARON-26-KMAR",
       title: "Will Ketel Marte win AL Hank Aaron Award?",
       rules_primary: (marte.kalshi.rules_primary ?? "").replace("National", "American"),
     });
     expect(american.relation).toBe("different");
     const soto = pairWithTicker("KXLEADERMLBDOUBLES-26-JSOT");
-    expect(comparePair(soto.polymarket, soto.kalshi).relation).toBe("same_contract");
+    expect(verdictOf(soto).relation).toBe("same_contract");
     expect(withKalshiSaying(soto, /(?:the )?\d{4}(?: regular)? season/, "the 2026 playoffs").relation).toBe(
       "different",
     );
@@ -111,14 +113,13 @@ describe("a term one side alone asks", () => {
     expect(share.relation).not.toBe("same_contract");
     // A threshold both state is the same term ("Above 4.0%" / "more than 4%").
     const inflation = pairWithTicker("KXHIGHINFLATION-26DEC-T4.0");
-    expect(comparePair(inflation.polymarket, inflation.kalshi).conflicts.join("; ")).not.toContain("threshold");
+    expect(verdictOf(inflation).conflicts.join("; ")).not.toContain("threshold");
   });
 
   it("reads a chamber's majority leader as another term than its control, and running as no win", () => {
     const control = pairWithTicker("CONTROLS-2026-R");
-    expect(comparePair(control.polymarket, control.kalshi).relation).toBe("same_contract");
-    const leader = comparePair(control.polymarket, {
-      ...control.kalshi,
+    expect(verdictOf(control).relation).toBe("same_contract");
+    const leader = withKalshi(control, {
       title: "Will a Republican be the Senate Majority Leader after the 2026 midterms?",
       rules_primary:
         "If a member of the Republican Party is the Senate Majority Leader on Jan 3, 2027, then the market resolves to Yes.",
@@ -126,16 +127,14 @@ describe("a term one side alone asks", () => {
     // Polymarket's rules fall back on who the Majority Leader is: related, not another question.
     expect(leader.relation).toBe("related");
     const elSayed = pairWithTicker("KXSENATEMID-26-AELS");
-    expect(comparePair(elSayed.polymarket, elSayed.kalshi).relation).toBe("same_contract");
-    const runs = comparePair(elSayed.polymarket, {
-      ...elSayed.kalshi,
+    expect(verdictOf(elSayed).relation).toBe("same_contract");
+    const runs = withKalshi(elSayed, {
       title: "Will Abdul El-Sayed run for the Senate in Michigan?",
       rules_primary:
         "If Abdul El-Sayed files to run for the 2026 Class II Michigan Senate seat, then the market resolves to Yes.",
     });
     expect(runs.relation).toBe("different");
-    const whip = comparePair(elSayed.polymarket, {
-      ...elSayed.kalshi,
+    const whip = withKalshi(elSayed, {
       title: "Will Abdul El-Sayed be the Senate Majority Whip?",
       rules_primary: "If Abdul El-Sayed is the Senate Majority Whip on Jan 3, 2027, then the market resolves to Yes.",
     });
@@ -147,15 +146,14 @@ describe("a term one side alone asks", () => {
 describe("a question asked in the negative", () => {
   it("is the same contract the other way round, however the negative is written", () => {
     const kasky = pairWithTicker("KXNY12D-26-CKAS");
-    const asked = comparePair(kasky.polymarket, kasky.kalshi);
+    const asked = verdictOf(kasky);
     expect([asked.relation, asked.orientation]).toEqual(["same_contract", "same"]);
     for (const title of [
       "Will Cameron Kasky not be the Democratic nominee for NY-12?",
       "Will Cameron Kasky fail to win the Democratic nomination for NY-12?",
       "Cameron Kasky won't be the Democratic nominee for NY-12?",
     ]) {
-      const verdict = comparePair(kasky.polymarket, {
-        ...kasky.kalshi,
+      const verdict = withKalshi(kasky, {
         title,
         rules_primary: (kasky.kalshi.rules_primary ?? "").replace("wins", "does not win"),
       });
@@ -167,10 +165,9 @@ describe("a question asked in the negative", () => {
   it("reads a “not” of what is asked about, or of a clause inside the question, as no negative", () => {
     // "any territory not under its sovereignty": labelled related, the same way round.
     const territory = pairWithTicker("KXUSAEXPANDTERRITORY-27JAN01");
-    expect(comparePair(territory.polymarket, territory.kalshi).orientation).toBe("same");
+    expect(verdictOf(territory).orientation).toBe("same");
     const kasky = pairWithTicker("KXNY12D-26-CKAS");
-    const clause = comparePair(kasky.polymarket, {
-      ...kasky.kalshi,
+    const clause = withKalshi(kasky, {
       title: "Will Cameron Kasky, who is not the incumbent, be the Democratic nominee for NY-12?",
     });
     expect(clause.orientation).toBe("same");
@@ -184,15 +181,17 @@ describe("a month's window", () => {
       "Donald Trump and Pope Leo XIV meet before Apr 1, 2026?",
     );
     // "KXTRUMPMEET-26MAR": the series asks of March, though its text says "before Apr 1, 2026".
-    expect(comparePair(talk.polymarket, talk.kalshi).relation).toBe("same_contract");
-    const open = comparePair(talk.polymarket, { ...talk.kalshi, ticker: "KXTRUMPMEET-26-PLEO" });
+    expect(verdictOf(talk).relation).toBe("same_contract");
+    const open = withKalshi(talk, {
+      ticker: "KXTRUMPMEET-26-PLEO",
+    });
     expect(open.relation).toBe("related");
     expect(open.conflicts).toContain(
       "windows differ: from 2026-03-01 (Polymarket) vs until then (Kalshi), both before 2026-04-01",
     );
     // A year's window against a month of it.
     const maxwell = pairWithTicker("KXTRUMPPARDON-27JAN01-GMAX");
-    expect(comparePair(maxwell.polymarket, maxwell.kalshi).relation).toBe("same_contract");
+    expect(verdictOf(maxwell).relation).toBe("same_contract");
     expect(withKalshiSaying(maxwell, "before Jan 1, 2027", "in December 2026").relation).toBe("related");
   });
 });

@@ -20,10 +20,7 @@ export function compareOffices(
   k: { asked: string; said: string },
   conflicts: Conflicts,
 ): void {
-  const [pAsked, kAsked] = [officesUnder(p.asked), officesUnder(k.asked)];
-  const [pSaid, kSaid] = [officesUnder(p.said), officesUnder(k.said)];
-  const pOnly = [...pAsked].filter((office) => !kSaid.has(office));
-  const kOnly = [...kAsked].filter((office) => !pSaid.has(office));
+  const { pOnly, kOnly } = askedByOneSide(officesUnder, p, k);
   if (pOnly.length > 0 || kOnly.length > 0) {
     const [side, offices] = pOnly.length > 0 ? ["Polymarket", pOnly] : ["Kalshi", kOnly];
     otherQuestion(conflicts, `only ${side} asks of a ${offices.join(", ")}`);
@@ -132,10 +129,7 @@ export function compareSides(
   k: { asked: string; said: string },
   conflicts: Conflicts,
 ): void {
-  const [pAsked, kAsked] = [sidesNamed(p.asked), sidesNamed(k.asked)];
-  const [pSaid, kSaid] = [sidesNamed(p.said), sidesNamed(k.said)];
-  const pOnly = [...pAsked].filter((side) => !kSaid.has(side));
-  const kOnly = [...kAsked].filter((side) => !pSaid.has(side));
+  const { pOnly, kOnly } = askedByOneSide(sidesNamed, p, k);
   const rival = pOnly.find((side) => kOnly.some((other) => SIDES[side]?.group === SIDES[other]?.group));
   if (rival === undefined) return;
   const others = kOnly.filter((other) => SIDES[other]?.group === SIDES[rival]?.group);
@@ -193,4 +187,17 @@ export function compareThresholds(
   ] as const) {
     if (values.length > 0) conflicts.push(`only ${side} asks a threshold: ${values.join(", ")}`);
   }
+}
+
+/** What each side's question names, by `read`, that the other side never says anywhere. */
+function askedByOneSide(
+  read: (text: string) => ReadonlySet<string>,
+  p: { asked: string; said: string },
+  k: { asked: string; said: string },
+): { pOnly: string[]; kOnly: string[] } {
+  const [pSaid, kSaid] = [read(p.said), read(k.said)];
+  return {
+    pOnly: [...read(p.asked)].filter((named) => !kSaid.has(named)),
+    kOnly: [...read(k.asked)].filter((named) => !pSaid.has(named)),
+  };
 }
