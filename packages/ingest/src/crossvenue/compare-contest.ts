@@ -1,7 +1,9 @@
 /**
  * What a contest is, where one word on one side changes it: an office under another (a
- * vice president, a lieutenant governor), the round of an election, the popular vote. Each
- * adds what differs to the pair's conflicts, as `compare-parts.ts` does.
+ * vice president, a lieutenant governor), the popular vote, the half of a league or season,
+ * a threshold, the round of an election. Each adds what differs to the pair's conflicts, as
+ * `compare-parts.ts` does. Found by writing such words into every development pair labelled
+ * the same contract (`compare-contest.test.ts`).
  */
 import { type Conflicts, otherQuestion } from "./compare-parts";
 import { comparatorsOf, featuresOf, plain, remembered } from "./features";
@@ -10,10 +12,9 @@ import { comparatorsOf, featuresOf, plain, remembered } from "./features";
  * The office each question asks about, where a word puts it under another: a vice
  * president, a lieutenant governor, a deputy mayor is not the office it serves ("the
  * Democratic vice-presidential nominee" / "the Democratic nominee"), nor the Senate majority
- * leader the Senate. A question that names
- * such an office asks another question than one whose side never names it; a question that
- * alone does not name the one the other asks of. One word the other side never says would
- * otherwise pass as style (`compareWording` wants most words unsaid).
+ * leader the Senate. A question that names such an office asks another question than one
+ * whose side never names it. One word the other side never says would otherwise pass as
+ * style (`compareWording` wants most words unsaid).
  */
 export function compareOffices(
   p: { asked: string; said: string },
@@ -103,17 +104,23 @@ export function compareRounds(
   );
 }
 
-const ORDINALS: Readonly<Record<string, number>> = { first: 1, "1st": 1, second: 2, "2nd": 2, third: 3, "3rd": 3 };
+/** A round's number, however it is written. */
+const ROUND_NUMBERS: Readonly<Record<string, number>> = Object.fromEntries(
+  [
+    ["first", "1st", "one", "1"],
+    ["second", "2nd", "two", "2"],
+    ["third", "3rd", "three", "3"],
+  ].flatMap((names, index) => names.map((name) => [name, index + 1])),
+);
 
 const ROUND_NAMED =
   /\b(first|1st|second|2nd|third|3rd)[\s-]+(round|ballot)\b|\b(round|ballot)\s+(one|two|three|[123])\b/g;
 
 const roundsNamed = remembered((text: string): ReadonlySet<string> => {
-  const words: Readonly<Record<string, number>> = { ...ORDINALS, one: 1, two: 2, three: 3, "1": 1, "2": 2, "3": 3 };
   const found = new Set<string>();
   for (const match of text.toLowerCase().matchAll(ROUND_NAMED)) {
     const [ordinal, noun] = match[1] ? [match[1], match[2]] : [match[4], match[3]];
-    found.add(`${noun} ${words[ordinal as string]}`);
+    found.add(`${noun} ${ROUND_NUMBERS[ordinal as string]}`);
   }
   return found;
 });
