@@ -6,14 +6,9 @@
  * words into every development pair and keeping those still called the same.
  */
 import { describe, expect, it } from "vitest";
-import { pairOf, pairWithTicker } from "./development-pairs.testing";
+import { pairOf, pairWithTicker, verdictOf, withKalshi } from "./development-pairs.testing";
 import type { LabelledPair } from "./evaluate";
 import { comparePair } from "./score";
-
-const verdictOf = (pair: LabelledPair) => comparePair(pair.polymarket, pair.kalshi);
-/** The pair's verdict with Kalshi's market written otherwise. */
-const withKalshi = (pair: LabelledPair, kalshi: Partial<LabelledPair["kalshi"]>) =>
-  comparePair(pair.polymarket, { ...pair.kalshi, ...kalshi });
 
 /** The pair's verdict with Kalshi's title and rule each saying `to` where they say `from`. */
 function withKalshiSaying(pair: LabelledPair, from: string | RegExp, to: string) {

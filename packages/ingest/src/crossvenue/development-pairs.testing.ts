@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { LABELLED_FILES, type LabelledPair } from "./evaluate";
+import { comparePair, type PairVerdict } from "./score";
 
 export const readLabelled = (name: string) =>
   JSON.parse(
@@ -36,3 +37,10 @@ export function pairWithIds(polymarketId: string, ticker: string): LabelledPair 
   if (!pair) throw new Error(`no development pair ${polymarketId} / ${ticker}`);
   return pair;
 }
+
+/** The matcher's verdict on a labelled pair. */
+export const verdictOf = (pair: LabelledPair): PairVerdict => comparePair(pair.polymarket, pair.kalshi);
+
+/** The pair's verdict with Kalshi's market written otherwise. */
+export const withKalshi = (pair: LabelledPair, kalshi: Partial<LabelledPair["kalshi"]>): PairVerdict =>
+  comparePair(pair.polymarket, { ...pair.kalshi, ...kalshi });

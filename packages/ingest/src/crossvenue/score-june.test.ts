@@ -5,16 +5,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { clausesOf } from "./clauses";
-import { development, pairWithTicker } from "./development-pairs.testing";
+import { development, pairWithTicker, verdictOf, withKalshi } from "./development-pairs.testing";
 import type { LabelledPair } from "./evaluate";
 import { actionsOf, featuresOf } from "./features";
 import { comparePair } from "./score";
 
 const june = pairWithTicker;
-const verdictOf = (pair: LabelledPair) => comparePair(pair.polymarket, pair.kalshi);
-/** The pair's verdict with Kalshi's market written otherwise. */
-const withKalshi = (pair: LabelledPair, kalshi: Partial<LabelledPair["kalshi"]>) =>
-  comparePair(pair.polymarket, { ...pair.kalshi, ...kalshi });
 /** The pair's verdict with Kalshi's rule saying `to` where it says `from`. */
 const withKalshiRule = (pair: LabelledPair, from: string, to: string) =>
   withKalshi(pair, { rules_primary: (pair.kalshi.rules_primary ?? "").replace(from, to) });
