@@ -268,7 +268,15 @@ function checkNode(node: AstNode, facts: StatementFacts, policy: AllowListPolicy
           `The function ${functionName(node, true)}() is not one the sandbox knows; see the functions in the SQL reference.`,
         );
       }
-      checkStringArgument(node, kind, (aggregate) => functionClass(aggregate, policy.functionClasses));
+      if (kind === "aggregateName") {
+        // The aggregate's parameters inside the string are evaluated where the engine's
+        // constant settings do not hold (issue 44: a subquery's SETTINGS there took
+        // effect), so the family is refused rather than read.
+        throw new SandboxRefusal(
+          `${functionName(node, true)}() is not available: it runs its aggregate from a string. Use arraySum, arrayAvg, arrayMin, arrayMax, arrayProduct, arrayUniq or arrayStringConcat on the array, or the aggregate itself over arrayJoin: SELECT quantile(0.9)(x) FROM (SELECT arrayJoin(values) AS x).`,
+        );
+      }
+      checkStringArgument(node, kind);
       if (IN_FUNCTIONS.has(name)) {
         const set = node.children[0]?.children[1];
         // `x IN system.processes` names a table without a TableIdentifier node.

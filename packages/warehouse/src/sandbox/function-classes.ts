@@ -14,8 +14,8 @@
  * - `sqlText`: parses SQL text to format, normalise or hash it, and runs none of it.
  * - `aggregateName`: the first argument names an aggregate function *with parameters*,
  *   which the engine evaluates as expressions when the function runs (measured:
- *   `arrayReduce('groupConcat(file(''/etc/hostname''))', …)` read the file). Only a string
- *   literal of an allowed aggregate with literal parameters passes (`string-arguments.ts`).
+ *   `arrayReduce('groupConcat(file(''/etc/hostname''))', …)` read the file, and a
+ *   subquery's SETTINGS there raised the engine's constant limits). Refused outright.
  * - `structure`: the first argument is column definitions, whose `DEFAULT`/`ALIAS`/…
  *   expressions the engine evaluates; only `name Type` lists pass.
  * - `format`, `formatParameter`: an output format name (an argument, or the aggregate's

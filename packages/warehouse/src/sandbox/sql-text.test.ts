@@ -17,7 +17,7 @@ describe("singleStatement", () => {
     ["SELECT 1", "SELECT 1"],
     ["SELECT 1;", "SELECT 1"],
     ["SELECT 1 ;  \n", "SELECT 1 "],
-    ["SELECT 1; -- done\n/* really */ #", "SELECT 1"],
+    ["SELECT 1; -- done\n/* really */ # and #! too", "SELECT 1"],
     ["SELECT 1;;", "SELECT 1"],
     ["SELECT ';' AS s", "SELECT ';' AS s"],
     ["SELECT 'it\\'s;' AS s", "SELECT 'it\\'s;' AS s"],
@@ -90,6 +90,87 @@ describe("tokenizeSql", () => {
     const sql = "SELECT 'é' /* ü */ , 1";
     const tokens = tokenizeSql(sql);
     expect(tokens.map((token) => sql.slice(token.start, token.end)).join("")).toBe(sql);
+  });
+
+  // Each case as chDB 26.7 reads it (issue 44): what the engine calls one token is one here.
+  const code = (sql: string) =>
+    tokenizeSql(sql)
+      .filter((token) => token.kind !== "whitespace" && token.kind !== "comment")
+      .map((token) => [token.kind, token.value]);
+
+  it("takes $ as a word character, so x$a$ … w$a$ is two names and no heredoc", () => {
+    expect(code("SELECT 1 AS x$a$, 2 AS w$a$")).toEqual([
+      ["word", "SELECT"],
+      ["number", "1"],
+      ["word", "AS"],
+      ["word", "x$a$"],
+      ["punctuation", ","],
+      ["number", "2"],
+      ["word", "AS"],
+      ["word", "w$a$"],
+    ]);
+    expect(code("SELECT 1 AS $a, $a$x$a$")).toEqual([
+      ["word", "SELECT"],
+      ["number", "1"],
+      ["word", "AS"],
+      ["word", "$a"],
+      ["punctuation", ","],
+      ["string", "x"],
+    ]);
+  });
+
+  it("skips the engine's Unicode spaces and no others", () => {
+    expect(code("SELECT\u00a01\u200bAS\u3000a")).toEqual([
+      ["word", "SELECT"],
+      ["number", "1"],
+      ["word", "AS"],
+      ["word", "a"],
+    ]);
+    // U+1680 is a space to JavaScript, not to the engine; é is no token outside quotes.
+    expect(code("a\u1680b")).toEqual([
+      ["word", "a"],
+      ["punctuation", "\u1680"],
+      ["word", "b"],
+    ]);
+    expect(code("SELECT 1\u00a0INTO\u00a0OUTFILE 'x'").map(([, value]) => value)).toEqual([
+      "SELECT",
+      "1",
+      "INTO",
+      "OUTFILE",
+      "x",
+    ]);
+  });
+
+  it("reads # as a comment only before a space or !", () => {
+    expect(code("SELECT 1 # x")).toEqual([
+      ["word", "SELECT"],
+      ["number", "1"],
+    ]);
+    expect(code("SELECT 1 #x")).toEqual([
+      ["word", "SELECT"],
+      ["number", "1"],
+      ["punctuation", "#"],
+      ["word", "x"],
+    ]);
+  });
+
+  it("unescapes quoted text as the engine does", () => {
+    expect(code("SELECT 1 AS `a\\nb`")[3]).toEqual(["quoted-identifier", "a\nb"]);
+    expect(code("SELECT '\\x41\\z\\N\\e'")[1]).toEqual(["string", "A\\z\x1b"]);
+  });
+
+  it("ends a quote where the engine does, whatever follows a backslash", () => {
+    expect(code("SELECT '\\x' AS a")).toEqual([
+      ["word", "SELECT"],
+      ["string", "\ufffd"],
+      ["word", "AS"],
+      ["word", "a"],
+    ]);
+    expect(code("SELECT '\\\nb\\%' AS a")[1]).toEqual(["string", "\nb\\%"]);
+  });
+
+  it("refuses a quoted name with an escaped line break, as it refuses a typed one", () => {
+    expect(refusal(() => refuseByWords(singleStatement("SELECT 1 AS `a\\nb`").tokens))).toMatch(/control character/);
   });
 
   it("marks what runs to the end without closing", () => {

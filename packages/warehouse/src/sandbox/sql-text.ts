@@ -1,15 +1,20 @@
 /**
  * What the sandbox needs to know about user SQL before the engine sees it, read from the
- * raw text with a lexer that follows ClickHouse's own: where the one statement ends, the
- * names a `WITH name AS (…)` defines, and the few things that must be refused before any
- * engine call (a second statement, `INTO OUTFILE`, quoted names that would make the
- * engine's AST dump ambiguous). Pure, so it is tested without an engine.
+ * raw text with a lexer whose view of characters is the engine's own: where the one
+ * statement ends, the names a `WITH name AS (…)` defines, and the few things that must be
+ * refused before any engine call (a second statement, `INTO OUTFILE`, `SETTINGS`). Pure,
+ * so it is tested without an engine; `sql-text.fuzz.integration.test.ts` compares it with
+ * the engine on generated statements.
  *
  * Why a lexer and not a split on `;`: ClickHouse accepts `'…'` with both `\'` and `''`
  * escapes, `` `…` `` and `"…"` identifiers, `$$…$$` / `$tag$…$tag$` heredocs, `--` and
- * `#` line comments and NESTED `/* … *\/` block comments (all measured on chDB 26.7), and
- * a `;` inside any of them is not a statement break. The engine's parser then confirms the
- * verdict (`formatQuery` refuses multi-statements), so a gap here fails closed.
+ * `# `/`#!` line comments and NESTED `/* … *\/` block comments, and a `;` inside any of
+ * them is not a statement break. Its words are `[A-Za-z0-9_$]` (a `$` may start one, and
+ * `x$a$` is one name, not a name and a heredoc); its spaces are ASCII's and a list of
+ * Unicode ones; any other character above ASCII outside quotes is no token at all (all
+ * measured on chDB 26.7 over every code point of the BMP). This lexer is only the first
+ * layer: the checks that decide run again on the engine's own canonical text
+ * (`canonical.ts`), and the engine's parser refuses multi-statements itself.
  */
 import { randomUUID } from "node:crypto";
 import { SandboxRefusal } from "./errors";
@@ -37,10 +42,27 @@ export interface SqlToken {
   unterminated?: boolean;
 }
 
-const WORD_START = /[A-Za-z_\u0080-\uffff]/;
-const WORD_PART = /[A-Za-z0-9_\u0080-\uffff]/;
+/** A word's characters: ASCII letters, digits, `_` and `$` (measured: `x$a$` is one name). */
+const WORD_PART = /[A-Za-z0-9_$]/;
+const WORD_START = /[A-Za-z_$]/;
 const DIGIT = /[0-9]/;
 const HEREDOC_TAG = /^\$([A-Za-z0-9_]*)\$/;
+
+/**
+ * What the engine skips as space: ASCII's six and these code points (measured over the
+ * whole BMP on chDB 26.7: U+1680 is not one, U+200B–U+200D and U+2060 are). JavaScript's
+ * `\s` differs on five of them, which is why it is not used.
+ */
+const UNICODE_SPACES = new Set([
+  0x85, 0xa0, 0x180e, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x200b,
+  0x200c, 0x200d, 0x2028, 0x2029, 0x202f, 0x205f, 0x2060, 0x3000, 0xfeff,
+]);
+
+/** True when the engine skips the character at `index` as white space. */
+export function isEngineSpace(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  return code === 0x20 || (code >= 0x09 && code <= 0x0d) || (code >= 0x80 && UNICODE_SPACES.has(code));
+}
 
 /** Splits SQL into tokens, comments and whitespace included, so offsets stay exact. */
 export function tokenizeSql(sql: string): SqlToken[] {
@@ -53,11 +75,11 @@ export function tokenizeSql(sql: string): SqlToken[] {
   while (i < sql.length) {
     const ch = sql[i] as string;
     const next = sql[i + 1];
-    if (/\s/.test(ch)) {
+    if (isEngineSpace(sql, i)) {
       let end = i + 1;
-      while (end < sql.length && /\s/.test(sql[end] as string)) end++;
+      while (end < sql.length && isEngineSpace(sql, end)) end++;
       push("whitespace", i, end);
-    } else if ((ch === "-" && next === "-") || ch === "#") {
+    } else if ((ch === "-" && next === "-") || (ch === "#" && (next === " " || next === "!"))) {
       const newline = sql.indexOf("\n", i);
       push("comment", i, newline === -1 ? sql.length : newline);
     } else if (ch === "/" && next === "*") {
@@ -89,6 +111,11 @@ export function tokenizeSql(sql: string): SqlToken[] {
       let end = i + 1;
       while (end < sql.length && /[0-9A-Za-z_.]/.test(sql[end] as string)) end++;
       push("number", i, end);
+    } else if (ch.charCodeAt(0) >= 0x80) {
+      // Outside quotes the engine has no token for it (its parse fails there); one
+      // character at a time, a surrogate pair included, so nothing after it is swallowed.
+      const code = sql.codePointAt(i) as number;
+      push("punctuation", i, i + (code > 0xffff ? 2 : 1));
     } else if (ch === ";") {
       push("semicolon", i, i + 1);
     } else {
@@ -98,26 +125,80 @@ export function tokenizeSql(sql: string): SqlToken[] {
   return tokens;
 }
 
-/** Reads `'…'`, `` `…` `` or `"…"` with ClickHouse's two escapes: a backslash and a doubled quote. */
+/**
+ * Reads `'…'`, `` `…` `` or `"…"` as the engine does: a backslash takes the next character
+ * into the token (so `\'` never closes it), a doubled quote is one quote, and the value is
+ * unescaped with the engine's table (`\n` is a line break, `\x41` is `A`, an escape it does
+ * not know keeps its backslash: `\z` is two characters). Built from slices between
+ * escapes, so a long quoted run costs one copy.
+ */
 function readQuoted(sql: string, start: number, quote: string): { end: number; value: string; closed: boolean } {
-  let value = "";
+  const parts: string[] = [];
+  let run = start + 1;
   let i = start + 1;
   while (i < sql.length) {
-    const ch = sql[i] as string;
-    if (ch === "\\" && i + 1 < sql.length) {
-      value += sql[i + 1];
-      i += 2;
-    } else if (ch === quote) {
+    const ch = sql.charCodeAt(i);
+    if (ch === 0x5c && i + 1 < sql.length) {
+      parts.push(sql.slice(run, i));
+      // The engine's lexer skips one character after a backslash, whatever the escape;
+      // `\x41` is decoded afterwards, and a `\x` whose two characters run past the quote
+      // fails there (measured: `'\x4'` is an error, not a string).
+      const unescaped = unescapeAt(sql, i);
+      const length = unescaped.length === 4 && !sql.slice(i + 2, i + 4).includes(quote) ? 4 : 2;
+      parts.push(length === unescaped.length ? unescaped.text : "\ufffd");
+      i += length;
+      run = i;
+    } else if (sql[i] === quote) {
       if (sql[i + 1] === quote) {
-        value += quote;
+        parts.push(sql.slice(run, i + 1));
         i += 2;
-      } else return { end: i + 1, value, closed: true };
-    } else {
-      value += ch;
-      i++;
-    }
+        run = i;
+      } else {
+        parts.push(sql.slice(run, i));
+        return { end: i + 1, value: parts.join(""), closed: true };
+      }
+    } else i++;
   }
-  return { end: sql.length, value, closed: false };
+  parts.push(sql.slice(run));
+  return { end: sql.length, value: parts.join(""), closed: false };
+}
+
+/**
+ * The engine's one-character escapes, measured over every ASCII character: `\e` is ESC,
+ * `\N` is nothing, a control character and `\ ' " ` / =` stand for themselves, and any
+ * other character keeps its backslash (`\%` is two characters, for LIKE patterns).
+ */
+const ESCAPE_LETTERS: Readonly<Record<string, string>> = {
+  a: "\x07",
+  b: "\b",
+  e: "\x1b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+  v: "\v",
+  "0": "\0",
+  N: "",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  "`": "`",
+  "/": "/",
+  "=": "=",
+};
+
+/** The escape at `index` (a backslash): what it stands for and how many characters it takes. */
+export function unescapeAt(text: string, index: number): { text: string; length: number } {
+  const letter = text[index + 1] as string;
+  if (letter === "x") {
+    // The engine takes the next two characters whatever they are; two that are not hex
+    // make a byte that is no character.
+    const hex = text.slice(index + 2, index + 4);
+    const code = /^[0-9A-Fa-f]{2}$/.test(hex) ? Number.parseInt(hex, 16) : 0xfffd;
+    return { text: String.fromCharCode(code), length: Math.min(4, text.length - index) };
+  }
+  const known = letter.charCodeAt(0) < 0x20 ? letter : ESCAPE_LETTERS[letter];
+  return known === undefined ? { text: `\\${letter}`, length: 2 } : { text: known, length: 2 };
 }
 
 const isCode = (token: SqlToken) => token.kind !== "whitespace" && token.kind !== "comment";
@@ -175,25 +256,24 @@ export function refuseByWords(tokens: readonly SqlToken[]): void {
     ) {
       throw new SandboxRefusal(SETTINGS_REFUSAL);
     }
-    if (token.kind === "quoted-identifier" && hasControl(token.value)) {
-      const shown = [...token.value.slice(0, 80)].map((ch) => (isControl(ch) ? "?" : ch)).join("");
-      throw new SandboxRefusal(
-        `The quoted name "${shown}" contains a line break or another control character; names may not.`,
-      );
-    }
+    if (token.kind === "quoted-identifier" && hasControl(token.value)) throw controlInName(token.value);
   }
 }
 
-function hasControl(text: string): boolean {
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code < 0x20 || code === 0x7f) return true;
-  }
+/** The refusal of a quoted name holding a line break or another control character. */
+export function controlInName(name: string): SandboxRefusal {
+  const shown = [...name.slice(0, 80)].map((ch) => (isControl(ch.charCodeAt(0)) ? "?" : ch)).join("");
+  return new SandboxRefusal(
+    `The quoted name "${shown}" contains a line break or another control character; names may not.`,
+  );
+}
+
+export function hasControl(text: string): boolean {
+  for (let index = 0; index < text.length; index++) if (isControl(text.charCodeAt(index))) return true;
   return false;
 }
 
-function isControl(ch: string): boolean {
-  const code = ch.charCodeAt(0);
+function isControl(code: number): boolean {
   return code < 0x20 || code === 0x7f;
 }
 

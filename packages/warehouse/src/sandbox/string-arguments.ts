@@ -1,9 +1,9 @@
 /**
  * String arguments that the engine parses as SQL when the function runs, where the
- * syntax tree shows only a string: an aggregate function with parameters
- * (`arrayReduce('groupConcat(file(…))', …)` evaluates the parameter), a structure
- * (`values('a String DEFAULT file(…)', …)` evaluates the default), a format name. Which
- * functions take one is said by their class (`function-classes.ts`). Each such argument
+ * syntax tree shows only a string: a structure (`values('a String DEFAULT file(…)', …)`
+ * evaluates the default) and a format name. Which functions take one is said by their
+ * class (`function-classes.ts`); the third kind, an aggregate named in a string
+ * (`arrayReduce`), is refused outright by the allow-list. Each such argument
  * must be a string literal in the tree — not an expression, an alias, a parameter or a
  * subquery, which could fold to any text — and the literal must match a strict grammar
  * that admits names, types and literal values only.
@@ -59,13 +59,8 @@ const ROW_NODES = new Set(["tuple", "array", "negate"]);
 
 /**
  * Checks the argument of `node` that its class says the engine parses as SQL.
- * `classify` tells the class of an aggregate named inside a string.
  */
-export function checkStringArgument(
-  node: AstNode,
-  kind: FunctionClass,
-  classify: (name: string) => FunctionClass | undefined,
-): void {
+export function checkStringArgument(node: AstNode, kind: FunctionClass): void {
   const shown = functionName(node, true);
   switch (kind) {
     case "format":
@@ -77,9 +72,6 @@ export function checkStringArgument(
       return;
     case "structure":
       checkStructure(shown, node.children[0]?.children[0]);
-      return;
-    case "aggregateName":
-      checkAggregateName(shown, node.children[0]?.children[0], classify);
       return;
     default:
       return;
@@ -130,59 +122,6 @@ function checkStructure(shown: string, argument: AstNode | undefined): void {
       `The structure given to ${shown}() may only name columns and their types; ${problem} is not allowed there.`,
     );
   }
-}
-
-function checkAggregateName(
-  shown: string,
-  argument: AstNode | undefined,
-  classify: (name: string) => FunctionClass | undefined,
-): void {
-  const text = literalText(argument);
-  const call = text === undefined ? undefined : aggregateCall(text);
-  if (!call) {
-    throw new SandboxRefusal(
-      `${shown}() takes the aggregate as a string literal: a name and, if it has any, literal parameters, such as 'sum' or 'quantile(0.9)'. Functions such as arrayMax and arraySum do the common cases directly.`,
-    );
-  }
-  const kind = classify(call);
-  if (kind !== "aggregate") {
-    throw new SandboxRefusal(
-      `${shown}() can only apply an aggregate function; ${call} is not one the sandbox allows there.`,
-    );
-  }
-}
-
-/**
- * The aggregate an `arrayReduce`-style string names, when the string is exactly a name
- * with optional parameters that are number or plain string literals: `sum`,
- * `quantile(0.9)`, `sequenceMatch('(?1)(?2)')`. Anything else (a call, an operator, a
- * subquery, a second pair of brackets) answers undefined.
- */
-export function aggregateCall(text: string): string | undefined {
-  const tokens = tokenizeSql(text).filter((token) => token.kind !== "whitespace");
-  const [name, open] = tokens;
-  if (name?.kind !== "word") return undefined;
-  if (tokens.length === 1) return name.value;
-  if (open?.value !== "(" || tokens.at(-1)?.value !== ")") return undefined;
-  const inner = tokens.slice(2, -1);
-  let expectsValue = true;
-  for (let index = 0; index < inner.length; index++) {
-    let token = inner[index] as SqlToken;
-    if (!expectsValue) {
-      if (token.value !== ",") return undefined;
-      expectsValue = true;
-      continue;
-    }
-    if (token.value === "-" && inner[index + 1]?.kind === "number") token = inner[++index] as SqlToken;
-    if (!isPlainNumber(token) && !isPlainString(token)) return undefined;
-    expectsValue = false;
-  }
-  if (inner.length > 0 && expectsValue) return undefined;
-  return name.value;
-}
-
-function isPlainNumber(token: SqlToken): boolean {
-  return token.kind === "number" && /^([0-9][0-9_]*(\.[0-9_]*)?([eE][0-9]+)?|0x[0-9A-Fa-f]+)$/.test(token.value);
 }
 
 function isPlainString(token: SqlToken): boolean {
