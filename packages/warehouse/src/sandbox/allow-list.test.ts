@@ -248,4 +248,18 @@ describe("error positions and messages", () => {
       ),
     ).toBe("Unknown expression identifier `nope` in scope SELECT nope.");
   });
+
+  it("says no path of the server's (issue 44)", () => {
+    expect(
+      cleanMessage(
+        "Code: 1001. DB::Exception: std::__1::__fs::filesystem::filesystem_error: filesystem error: in posix_stat: failed to determine attributes for the specified path: Permission denied [/root/.demo-data/warehouse/shadow/epicenter-7/store/a1b/a1b2/all_1_1_0/data.bin]. (STD_EXCEPTION)",
+      ),
+    ).toBe(
+      "std::__1::__fs::filesystem::filesystem_error: filesystem error: in posix_stat: failed to determine attributes for the specified path: Permission denied [<path>].",
+    );
+    // Not a path: a ratio, a date, a URL's host part, a single slash.
+    expect(cleanMessage("Cannot parse 1/2 or 2026/12/01 as a number at /")).toBe(
+      "Cannot parse 1/2 or 2026/12/01 as a number at /.",
+    );
+  });
 });

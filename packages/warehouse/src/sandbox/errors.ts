@@ -6,8 +6,8 @@
  *
  * The engine's own message is kept (it is the best description of what went wrong), with
  * the parts that describe our wrapping rather than the user's query removed: the
- * `Code: N. DB::Exception:` prefix, the version, and `In scope …` clauses that quote the
- * statement we built around theirs.
+ * `Code: N. DB::Exception:` prefix, the version, `In scope …` clauses that quote the
+ * statement we built around theirs, and any absolute path on the server.
  */
 
 export interface QueryPosition {
@@ -144,10 +144,22 @@ export function cleanMessage(raw: string): string {
   message = message.trimEnd();
   const name = /\s?\([A-Z_]{1,64}\)\.?$/.exec(message.slice(-80));
   if (name) message = message.slice(0, message.length - name[0].length);
-  message = collapseSpaces(message);
+  message = collapseSpaces(withoutPaths(message));
   while (message.endsWith(":")) message = message.slice(0, -1).trimEnd();
   if (isCut) return `${message} …`;
   return message.endsWith(".") ? message : `${message}.`;
+}
+
+/**
+ * An absolute path of two or more parts, as the engine quotes a file it could not open
+ * (`Permission denied [/var/lib/…/shadow/…/data.bin]`): where the server keeps its data
+ * is no business of a query's author (issue 44). Each part stops at a `/`, so one pass.
+ */
+const ABSOLUTE_PATH = /(?<![\w.~-])\/(?:[^\s/'"`[\](){},;]+\/)+[^\s/'"`[\](){},;]*/g;
+
+/** The message with every absolute path replaced by `<path>`. */
+export function withoutPaths(message: string): string {
+  return message.replace(ABSOLUTE_PATH, "<path>");
 }
 
 /** Removes every `open…close` span (the first `close` after each `open`). */

@@ -1,34 +1,3 @@
-/**
- * The sandbox: the one way user SQL runs, from every surface that accepts it. It owns the
- * allow-list policy, the validation cache, the engine user SQL runs on, the time limits
- * and cancellation; `run` answers a bounded result, `stream` a download.
- *
- * The engine (`engine.ts`) is, embedded, a few confined worker processes over snapshots
- * of the warehouse (`workers/`), and on a server, the server as a read-only user. Either
- * way a query is stopped at its limit whatever it is doing: the engine's own
- * `max_execution_time`, then KILL QUERY two seconds past it, then the end of the worker
- * process 1.5 s after that (a computation inside one block ignores the first two).
- *
- * Settings every query runs under (the profile of the workers; sent with each request to
- * a server), measured on chDB 26.7 for a 2-core machine:
- * - `max_execution_time` (engine-enforced), `max_memory_usage` per query;
- * - `max_threads = 2`: a lone heavy query may use the machine, the OS shares it;
- * - `max_result_bytes` as a backstop for downloads (interactive results are cut by bytes
- *   as they arrive, `run.ts`);
- * - `output_format_json_quote_64bit_integers = 1`, as the warehouse pins it;
- * - `optimize_aggregation_in_order = 1` (figures in docs/BENCHMARKS.md);
- * - Arrow output uncompressed with text as Utf8, which every Arrow reader takes.
- * The analyzer of chDB 26.7 applies a subquery's `SETTINGS` without the readonly check or
- * the profile's constraints (ClickHouse #116028; clamped upstream from 26.9 by #115397),
- * so each limit is also held where no SQL reaches: time by the supervisor below (the
- * engine's limit, then KILL QUERY, then the process), memory by the worker's
- * `max_server_memory_usage`, reading by the engine user's grants, files and hosts by the
- * worker's confinement. The older planner, which does check nested SETTINGS, fails
- * `SELECT * … ORDER BY 1` inside the subquery the row limit wraps around every statement
- * (measured), so it is not used. The allow-list refuses every SETTINGS clause anyway.
- */
-import { chmod, stat } from "node:fs/promises";
-import { dirname, join } from "node:path";
 import type { ClickHouseSettings } from "@clickhouse/client";
 import { paramsProblem, queryParameters } from "@epicenter/contracts";
 import type { Warehouse } from "../client";
@@ -342,7 +311,6 @@ export class Sandbox {
     }
     const confinement = await chooseConfinement(options.confinement ?? "auto");
     const workDirectory = target.workDirectory ?? `${target.path}.sandbox`;
-    if (confinement.kind === "user") await makeTraversable([workDirectory, join(target.path, "shadow")]);
     const engine = await WorkerPool.open({
       warehouse: target.warehouse,
       warehousePath: target.path,
@@ -398,16 +366,6 @@ async function policyOf(warehouse: Warehouse): Promise<AllowListPolicy> {
  * right to list or read), so a worker running as another user can reach its own folder
  * and the snapshot. The app database and the outbox stay owner-only.
  */
-async function makeTraversable(paths: readonly string[]): Promise<void> {
-  const seen = new Set<string>();
-  for (const path of paths) {
-    for (let dir = dirname(path); !seen.has(dir) && dir !== dirname(dir); dir = dirname(dir)) {
-      seen.add(dir);
-      const mode = (await stat(dir).catch(() => undefined))?.mode;
-      if (mode !== undefined && (mode & 0o001) === 0) await chmod(dir, (mode & 0o7777) | 0o001);
-    }
-  }
-}
 
 /**
  * The engine settings user SQL runs under (limits, threads, aggregation in order), for

@@ -10,18 +10,21 @@
  *   libraries, node, node_modules, the worker's code, its snapshot (read-only) and its own
  *   engine directory: no `/etc`, no `DATA_DIR`, no app database, no outbox, no
  *   environment. Inside it the worker is user 65534 when the server runs as root.
- * - `user`: no bwrap but the server is root: the worker runs as user 65534 with an empty
- *   environment, so it cannot read the app database or the outbox (both owner-only), the
- *   server's environment or root's files; world-readable files stay readable.
- * - `none`: neither; the worker still has an empty environment and the engine's grants,
- *   and the server logs a warning naming bubblewrap.
+ * - `none`: no bwrap; the worker still has an empty environment and the engine's grants,
+ *   the server admits SQL people or models wrote from admins only (unless told otherwise)
+ *   and logs a warning naming bubblewrap.
+ *
+ * There was a third, `user` (no bwrap, server as root: the worker as user 65534). It is
+ * gone (issue 44): the snapshot's parts are the warehouse's own files, hard-linked, so the
+ * worker could read them only if the data directory were opened to every user on the
+ * host, and half of ordinary queries failed with "Permission denied" naming the path.
  */
 import { execFile, type SpawnOptions } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { promisify } from "node:util";
 
-export type ConfinementKind = "bubblewrap" | "user" | "none";
+export type ConfinementKind = "bubblewrap" | "none";
 
 export const UNPRIVILEGED_ID = 65534;
 
@@ -53,8 +56,6 @@ export async function chooseConfinement(requested: ConfinementKind | "auto"): Pr
     if (requested === "bubblewrap")
       throw new Error("bubblewrap (bwrap) is not installed or cannot create namespaces here");
   }
-  if ((requested === "auto" || requested === "user") && isRoot) return { kind: "user", uid, bwrap: undefined };
-  if (requested === "user") throw new Error("dropping to an unprivileged user needs the server to run as root");
   return { kind: "none", uid: undefined, bwrap: undefined };
 }
 

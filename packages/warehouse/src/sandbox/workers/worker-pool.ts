@@ -14,7 +14,7 @@
  * a refresh and, unless that is 0, runs on the current snapshot meanwhile. A worker that
  * is killed (a query that would not stop) or dies is replaced in its generation.
  */
-import { chown, mkdir, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -366,9 +366,6 @@ export class WorkerPool implements SandboxEngine {
       }),
     );
     await writeWorkerTables(engineDir, generation.snapshot);
-    // Outside bubblewrap the worker runs as another user: its engine directory is its own.
-    const { kind, uid } = this.options.confinement;
-    if (kind === "user" && uid !== undefined) await chownTree(engineDir, uid);
     const worker = await WorkerProcess.start(
       this.options.confinement,
       {
@@ -426,19 +423,8 @@ function describe(confinement: Confinement): string {
   switch (confinement.kind) {
     case "bubblewrap":
       return `worker processes in bubblewrap (no network, no environment, only the snapshot${confinement.uid === undefined ? "" : `, user ${confinement.uid}`})`;
-    case "user":
-      return `worker processes as user ${confinement.uid} with no environment (install bubblewrap to hide the file system too)`;
     case "none":
       return "worker processes with no environment, not confined (install bubblewrap to confine user SQL)";
-  }
-}
-
-async function chownTree(path: string, uid: number): Promise<void> {
-  await chown(path, uid, uid);
-  for (const entry of await readdir(path, { withFileTypes: true })) {
-    const child = join(path, entry.name);
-    if (entry.isDirectory()) await chownTree(child, uid);
-    else await chown(child, uid, uid);
   }
 }
 
