@@ -28,7 +28,8 @@ export interface AstNode {
 export const UNREADABLE_TREE =
   "The engine's syntax tree of this query could not be read back, so it cannot be checked.";
 
-const NODE_TYPE = /^[A-Za-z][A-Za-z0-9_]*$/;
+/** A node type: a word, or a word inside another (`ColumnsReplaceTransformer::Replacement`). */
+const NODE_TYPE = /^[A-Za-z][A-Za-z0-9_]*(::[A-Za-z][A-Za-z0-9_]*)?$/;
 
 /**
  * Rebuilds the tree from the indentation of `EXPLAIN AST`'s text output, trusting none of
