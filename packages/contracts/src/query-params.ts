@@ -44,9 +44,13 @@ export type SavedParams = z.infer<typeof ZSavedParams>;
 
 const PARAMETER = /^\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*([^{}]+?)\s*\}/;
 
+const HEREDOC_TAG = /^\$[A-Za-z0-9_]*\$/;
+const WORD_CHARACTER = /[A-Za-z0-9_$]/;
+
 /**
  * The distinct `{name:Type}` parameters of `sql`, in order of first use, skipping string
- * literals, quoted names and comments (where braces mean nothing).
+ * literals, heredocs (`$$…$$`, `$tag$…$tag$`), quoted names and comments (nested
+ * `/* … *\/`, `--`, `# ` and `#!`), where braces mean nothing — as the engine reads them.
  */
 export function queryParameters(sql: string): QueryParameter[] {
   const found = new Map<string, QueryParameter>();
@@ -55,12 +59,18 @@ export function queryParameters(sql: string): QueryParameter[] {
     const ch = sql[i] as string;
     if (ch === "'" || ch === '"' || ch === "`") {
       i = skipQuoted(sql, i, ch);
-    } else if ((ch === "-" && sql[i + 1] === "-") || ch === "#") {
+    } else if ((ch === "-" && sql[i + 1] === "-") || (ch === "#" && (sql[i + 1] === " " || sql[i + 1] === "!"))) {
       const end = sql.indexOf("\n", i);
       i = end === -1 ? sql.length : end;
     } else if (ch === "/" && sql[i + 1] === "*") {
-      const end = sql.indexOf("*/", i + 2);
-      i = end === -1 ? sql.length : end + 2;
+      i = skipBlockComment(sql, i);
+    } else if (ch === "$" && !WORD_CHARACTER.test(sql[i - 1] ?? " ") && HEREDOC_TAG.test(sql.slice(i, i + 130))) {
+      const tag = (HEREDOC_TAG.exec(sql.slice(i, i + 130)) as RegExpExecArray)[0];
+      const end = sql.indexOf(tag, i + tag.length);
+      i = end === -1 ? sql.length : end + tag.length;
+    } else if (WORD_CHARACTER.test(ch)) {
+      // A word (`x$a$` is one name, not a name and a heredoc).
+      while (i < sql.length && WORD_CHARACTER.test(sql[i] as string)) i++;
     } else if (ch === "{") {
       const match = PARAMETER.exec(sql.slice(i, i + 300));
       if (match) {
@@ -71,6 +81,23 @@ export function queryParameters(sql: string): QueryParameter[] {
     } else i++;
   }
   return [...found.values()];
+}
+
+/** The end of the (nested) block comment at `start`. */
+function skipBlockComment(sql: string, start: number): number {
+  let depth = 0;
+  let i = start;
+  while (i < sql.length) {
+    if (sql.startsWith("/*", i)) {
+      depth++;
+      i += 2;
+    } else if (sql.startsWith("*/", i)) {
+      depth--;
+      i += 2;
+      if (depth === 0) return i;
+    } else i++;
+  }
+  return sql.length;
 }
 
 function skipQuoted(sql: string, start: number, quote: string): number {
