@@ -10,12 +10,15 @@
  *   `multipart/form-data` body's `query` part; `param_<name>` values bind `{name:Type}`.
  * - The key comes as the HTTP Basic password (any user name), `X-ClickHouse-Key`,
  *   `Authorization: Bearer`, or the `password` URL parameter; session tokens are not keys.
+ *   It is checked before the body is read: a caller without one (or whose key may not run
+ *   SQL here) costs its headers, never a decoded body.
  * - The statement goes through `services/clickhouse/statement.ts` (FORMAT, introspection,
  *   `system.x`) and then the same query service as `POST /api/query`: admission, the
  *   sandbox and its limits, a run recorded with origin `clickhouse`. The engine formats the
  *   answer; it streams to the client as it is produced (or whole, with a true
  *   `X-ClickHouse-Summary`, under `wait_end_of_query=1`).
- * - `session_id`: a session keeps the settings it `SET`s (`services/clickhouse/sessions.ts`).
+ * - `session_id`: a session keeps the settings it `SET`s (`services/clickhouse/sessions.ts`),
+ *   within bounds per session and per key.
  * - Native for a client that names its protocol revision (`client_protocol_version`:
  *   clickhouse-go under Grafana, clickhouse-connect) gets the block info and serialization
  *   bytes it reads (`services/clickhouse/native-revision.ts`).
@@ -48,7 +51,7 @@ import {
 } from "../../services/clickhouse/protocol";
 import { createSessionStore, type SessionStore, sessionOf } from "../../services/clickhouse/sessions";
 import { prepareStatement, type ServerFacts, setStatementOf } from "../../services/clickhouse/statement";
-import { type QueryServiceDeps, streamQuery } from "../../services/queries/run-query";
+import { type QueryServiceDeps, streamQuery, UnconfinedSqlRefused } from "../../services/queries/run-query";
 
 const QUERY_ID = /^[\x21-\x7e]{1,128}$/;
 
@@ -127,28 +130,33 @@ async function answer(
   sessions: SessionStore,
 ): Promise<Response> {
   const url = new URL(c.req.url);
+  // A bare GET is a client's ping: it needs no key.
+  if (c.req.method === "GET" && (url.searchParams.get("query") ?? "").trim() === "") return c.text("Ok.\n");
+  // The key comes only from the headers and the URL, so it is checked before the body is
+  // read: a caller without a valid one is answered without its body being read or
+  // decoded (which is bounded, but work), and so is a key that may not run SQL here.
+  const principal = await authenticate(c, deps.access, url);
+  await mayRunSql(deps, principal);
   const form = await readRequest(c);
   const parameters = new Map([...url.searchParams, ...form.fields]);
   const text = [parameters.get("query"), form.body].filter((part) => part !== undefined && part !== "").join("\n");
-  if (text.trim() === "") {
-    if (c.req.method === "GET") return c.text("Ok.\n");
-    refuse(400, 62, "SYNTAX_ERROR", "Empty query: send it in the query parameter or the body");
-  }
+  if (text.trim() === "") refuse(400, 62, "SYNTAX_ERROR", "Empty query: send it in the query parameter or the body");
   if (text.length > MAX_QUERY_LENGTH) {
-    refuse(413, 202, "QUERY_IS_TOO_LARGE", `The query is longer than ${MAX_QUERY_LENGTH} characters`);
+    refuse(413, 229, "QUERY_IS_TOO_LARGE", `The query is longer than ${MAX_QUERY_LENGTH} characters`);
   }
 
-  const principal = await authenticate(c, deps.access, url);
   const session = sessionOf(parameters, principal, sessions);
   const assignments = setStatementOf(text);
   if (assignments) {
-    // Checked as URL settings are; kept for the session's later requests (none without one).
+    // Checked as URL settings are; kept for the session's later requests (none without
+    // one), within the store's bounds per session and per key.
     checkSettings(new Map(assignments));
     if (session) sessions.set(session.owner, session.id, assignments, session.timeoutSeconds);
     return c.body(null, 200, { "x-clickhouse-summary": summary(0, 0), "x-clickhouse-timezone": "UTC" });
   }
-  // The session's settings first, the request's own over them.
-  const settings = checkSettings(new Map([...(session?.settings ?? []), ...parameters]));
+  // The session's settings and parameters first, the request's own over them.
+  const effective = new Map([...(session?.settings ?? []), ...parameters]);
+  const settings = checkSettings(effective);
   const database = databaseOf(parameters.get("database") ?? c.req.header("x-clickhouse-database"));
   const prepared = prepareStatement(text, database, server);
   if (prepared.table) await mustExist(deps, prepared.table);
@@ -165,7 +173,7 @@ async function answer(
   }
   const revision = protocolRevisionOf(parameters.get("client_protocol_version"));
   const params = Object.fromEntries(
-    [...parameters].filter(([name]) => name.startsWith("param_")).map(([name, value]) => [name.slice(6), value]),
+    [...effective].filter(([name]) => name.startsWith("param_")).map(([name, value]) => [name.slice(6), value]),
   );
   const queryId = parameters.get("query_id") || randomUUID();
   // It goes back in a header: a line break or a control character would fail the answer
@@ -332,6 +340,16 @@ async function authenticate(
   return { userId: principal.user.id, apiKeyId: principal.apiKeyId };
 }
 
+/**
+ * Refuses a caller who may not run SQL on this server, as the query service would
+ * (`unconfinedSql` in `services/queries/run-query.ts`: where user SQL cannot be confined,
+ * admins only). Asked here too so that a `SET`, which never reaches the query service,
+ * gets the same answer as a query, before the body is read.
+ */
+async function mayRunSql(deps: ClickHouseHttpDeps, principal: { userId: string }): Promise<void> {
+  if (deps.unconfinedSql && !(await deps.unconfinedSql.admits(principal.userId))) throw new UnconfinedSqlRefused();
+}
+
 function databaseOf(requested: string | undefined): string {
   if (requested === undefined || requested === "") return MARKET_DATABASES[0];
   const database = DATABASES[requested];
@@ -352,7 +370,7 @@ async function readRequest(c: Context<AppEnv>): Promise<{ body: string | undefin
   const length = Number(c.req.header("content-length") ?? 0);
   const tooLarge = () =>
     new ClickHouseRefusal(
-      failure(413, 202, "QUERY_IS_TOO_LARGE", `The request body is larger than ${QUERY_BODY_BYTES} bytes`),
+      failure(413, 229, "QUERY_IS_TOO_LARGE", `The request body is larger than ${QUERY_BODY_BYTES} bytes`),
     );
   if (length > QUERY_BODY_BYTES) throw tooLarge();
   const bytes: Buffer[] = [];

@@ -10,11 +10,14 @@
  *      …        the data, LZ4 as raw blocks (no LZ4 frame header)
  *
  * Answers are written as LZ4 frames of at most 1 MiB of data (ClickHouse's
- * `max_compress_block_size`); requests are read in LZ4 or uncompressed frames, checked.
- * The LZ4 block codec is `lz4-napi`, whose block calls carry a 4-byte size prefix.
+ * `max_compress_block_size`); requests are read in LZ4 or uncompressed frames, checked,
+ * and bounded per frame (what it says) and in total (the caller's bound). Answers are
+ * compressed by `lz4-napi`, whose block calls carry a 4-byte size prefix; requests are
+ * decoded by `lz4-block.ts`, whose work is linear in what it reads and writes.
  */
-import { compressSync, uncompressSync } from "lz4-napi";
+import { compressSync } from "lz4-napi";
 import { cityHash128 } from "./cityhash";
+import { BoundedOutput, decodeLz4Block, Lz4BlockError, Lz4BlockTooLong } from "./lz4-block";
 
 const CHECKSUM_BYTES = 16;
 const HEADER_BYTES = 9;
@@ -68,10 +71,13 @@ export async function* compressFrames(source: AsyncIterable<Buffer>): AsyncGener
 /**
  * The data of a framed request body, each frame's checksum checked. Throws a
  * `CompressedFrameError` for frames that cannot be read, a `RangeError` past `maxBytes`.
+ * Linear in the body: every frame's data is decoded straight into one bounded output, and
+ * a frame's declared size is checked against what is left of the bound before anything is
+ * decoded (a frame may write exactly what it says, no more), so many tiny frames or one
+ * that says 4 GiB cost only their own bytes.
  */
 export function readFrames(body: Buffer, maxBytes: number): Buffer {
-  const parts: Buffer[] = [];
-  let total = 0;
+  const output = new BoundedOutput(maxBytes, Math.min(body.length * 4, FRAME_DATA_BYTES));
   let at = 0;
   while (at < body.length) {
     if (body.length - at < CHECKSUM_BYTES + HEADER_BYTES) {
@@ -87,18 +93,27 @@ export function readFrames(body: Buffer, maxBytes: number): Buffer {
     if (!cityHash128(body.subarray(at + CHECKSUM_BYTES, end)).equals(body.subarray(at, at + CHECKSUM_BYTES))) {
       throw new CompressedFrameError("A compressed frame's checksum does not match its data");
     }
-    total += dataBytes;
-    if (total > maxBytes) throw new RangeError(`The decompressed body is larger than ${maxBytes} bytes`);
-    const payload = body.subarray(at + CHECKSUM_BYTES + HEADER_BYTES, end);
+    if (dataBytes > maxBytes - output.length) {
+      throw new RangeError(`The decompressed body is larger than ${maxBytes} bytes`);
+    }
+    const payload = at + CHECKSUM_BYTES + HEADER_BYTES;
+    const started = output.length;
     if (method === METHOD_LZ4) {
-      const size = Buffer.allocUnsafe(4);
-      size.writeUInt32LE(dataBytes);
-      const data = uncompressSync(Buffer.concat([size, payload]));
-      if (data.length !== dataBytes) throw new CompressedFrameError("An LZ4 frame's data is not the size it says");
-      parts.push(data);
+      try {
+        // Each frame is compressed on its own: a match reaches no further back than its start.
+        decodeLz4Block(body, payload, end, output, { windowStart: started, blockBytes: dataBytes });
+      } catch (error) {
+        if (error instanceof Lz4BlockTooLong)
+          throw new CompressedFrameError("An LZ4 frame's data is not the size it says");
+        if (error instanceof Lz4BlockError)
+          throw new CompressedFrameError(`An LZ4 frame cannot be decoded: ${error.message}`);
+        throw error;
+      }
+      if (output.length - started !== dataBytes)
+        throw new CompressedFrameError("An LZ4 frame's data is not the size it says");
     } else if (method === METHOD_NONE) {
-      if (payload.length !== dataBytes) throw new CompressedFrameError("A frame's data is not the size it says");
-      parts.push(payload);
+      if (end - payload !== dataBytes) throw new CompressedFrameError("A frame's data is not the size it says");
+      output.append(body, payload, end);
     } else if (method === METHOD_ZSTD) {
       throw new CompressedFrameError("ZSTD frames are not read here: compress the request with LZ4 (the default)");
     } else {
@@ -106,5 +121,5 @@ export function readFrames(body: Buffer, maxBytes: number): Buffer {
     }
     at = end;
   }
-  return Buffer.concat(parts);
+  return output.content();
 }

@@ -4,7 +4,11 @@
  * `decompress=1`, in ClickHouse's own frames; an answer in the first `Accept-Encoding` served
  * here (gzip, deflate, br) when the client sets `enable_http_compression=1`. Every
  * decompressed body is bounded like an uncompressed one, so a small compressed body cannot
- * make this process hold a large one.
+ * make this process hold a large one, and every decoder's work is linear in its input and
+ * its bounded output (zlib stops at `maxOutputLength`; the LZ4 decoders write into one
+ * bounded buffer), so it cannot hold the event loop either. The route calls this only for
+ * a caller it has authenticated. Past the bound: 413 QUERY_IS_TOO_LARGE; anything that
+ * cannot be read: 400 CANNOT_DECOMPRESS.
  */
 import type { Transform } from "node:stream";
 import {
@@ -26,7 +30,7 @@ const DECODERS: Readonly<Record<string, (body: Buffer, limit: number) => Buffer>
   "x-gzip": (body, limit) => gunzipSync(body, { maxOutputLength: limit }),
   deflate: (body, limit) => inflateSync(body, { maxOutputLength: limit }),
   br: (body, limit) => brotliDecompressSync(body, { maxOutputLength: limit }),
-  // LZ4 expands up to 255-fold: read a block at a time, within the limit.
+  // LZ4 expands up to 255-fold: decoded within the limit, a block at a time.
   lz4: (body, limit) => decodeLz4Frame(body, limit),
 };
 
@@ -36,7 +40,7 @@ export function decodeRequestBody(
   { encoding, framed, maxBytes }: { encoding: string | undefined; framed: boolean; maxBytes: number },
 ): Buffer {
   const tooLarge = () =>
-    refuse(413, 202, "QUERY_IS_TOO_LARGE", `The decompressed request body is larger than ${maxBytes} bytes`);
+    refuse(413, 229, "QUERY_IS_TOO_LARGE", `The decompressed request body is larger than ${maxBytes} bytes`);
   let body = raw;
   const name = encoding?.trim().toLowerCase();
   if (name && name !== "identity") {

@@ -1,10 +1,10 @@
 /**
- * An LZ4 frame (`Content-Encoding: lz4`) read block by block with its output bounded, so a
- * small body cannot make this process hold a large one: LZ4 expands up to 255-fold, and
- * the whole-frame decoder allocates what the frame says before anything can be checked.
- * Each block is decoded into at most what is left of the bound (or its own maximum, if
- * less); a block that needs more is past the bound. Linked blocks read the output before
- * them, as the format allows, through the decoder's dictionary.
+ * An LZ4 frame (`Content-Encoding: lz4`) read with its output bounded and its work linear
+ * in the frame, so a small body can neither make this process hold a large one (LZ4
+ * expands up to 255-fold) nor hold the event loop: every block is decoded straight into
+ * one output buffer (`lz4-block.ts`), and a linked block reads the blocks before it there
+ * rather than through a dictionary rebuilt for it. A block may decode to at most the
+ * frame's block size, and the whole content to at most the caller's bound.
  *
  * The frame format (lz4.org, "LZ4 Frame Format Description" 1.6.x):
  *   magic 0x184D2204 · FLG · BD · [content size, 8] · [dictionary id, 4] · header checksum
@@ -13,19 +13,17 @@
  * Checksums are not verified here: a damaged block fails to decode, and what decodes is
  * still read as SQL, which refuses what it cannot parse.
  */
-import { uncompressSync } from "lz4-napi";
+import { BoundedOutput, decodeLz4Block, Lz4BlockError } from "./lz4-block";
 
 const MAGIC = 0x184d2204;
 /** Block maximum sizes by the BD byte's id. */
 const BLOCK_MAX: Readonly<Record<number, number>> = { 4: 65_536, 5: 262_144, 6: 1_048_576, 7: 4_194_304 };
-/** How far back a linked block may reach. */
-const WINDOW = 65_536;
 
 /** The frame's content, or a `RangeError` once it would pass `maxBytes`; an `Error` for a frame that cannot be read. */
 export function decodeLz4Frame(frame: Buffer, maxBytes: number): Buffer {
   let at = 0;
   const need = (bytes: number) => {
-    if (at + bytes > frame.length) throw new Error("the LZ4 frame ends early");
+    if (bytes > frame.length - at) throw new Error("the LZ4 frame ends early");
   };
   need(7);
   if (frame.readUInt32LE(0) !== MAGIC) throw new Error("not an LZ4 frame (magic number)");
@@ -40,62 +38,47 @@ export function decodeLz4Frame(frame: Buffer, maxBytes: number): Buffer {
   if (!blockMax) throw new Error("an LZ4 frame with an unknown block size");
   if (hasDictionary) throw new Error("LZ4 frames with a dictionary are not read here");
   at = 6;
+  let contentSize: number | undefined;
   if (hasContentSize) {
     need(8);
-    if (frame.readBigUInt64LE(at) > BigInt(maxBytes)) {
-      throw new RangeError(`the content is larger than ${maxBytes} bytes`);
-    }
+    const declared = frame.readBigUInt64LE(at);
+    if (declared > BigInt(maxBytes)) throw new RangeError(`the content is larger than ${maxBytes} bytes`);
+    contentSize = Number(declared);
     at += 8;
   }
   at += 1; // header checksum
-  const parts: Buffer[] = [];
-  let total = 0;
+  // A frame that says its size gets exactly that; one that does not, a buffer that doubles.
+  const output = new BoundedOutput(maxBytes, contentSize ?? Math.min(frame.length * 4, 64 * 1024));
+  const checksumBytes = hasBlockChecksums ? 4 : 0;
   for (;;) {
     need(4);
     const word = frame.readUInt32LE(at);
     at += 4;
     if (word === 0) break;
     const size = word & 0x7fffffff;
-    need(size + (hasBlockChecksums ? 4 : 0));
-    const data = frame.subarray(at, at + size);
-    at += size + (hasBlockChecksums ? 4 : 0);
-    const room = maxBytes - total;
-    let block: Buffer;
+    need(size + checksumBytes);
+    if (size > blockMax) throw new Error(`an LZ4 block is larger than the frame's block size (${blockMax} bytes)`);
     if (word & 0x80000000) {
-      block = data;
-      if (block.length > room) throw new RangeError(`the content is larger than ${maxBytes} bytes`);
+      output.append(frame, at, at + size);
     } else {
-      // The decoder takes its output's size first; more than it needs is fine, less fails.
-      const capacity = Math.min(blockMax, room + 1);
-      const prefixed = Buffer.allocUnsafe(4 + size);
-      prefixed.writeUInt32LE(capacity, 0);
-      data.copy(prefixed, 4);
-      const dictionary = isLinked && total > 0 ? tail(parts, WINDOW) : undefined;
       try {
-        block = dictionary ? uncompressSync(prefixed, dictionary) : uncompressSync(prefixed);
+        // Linked blocks may reach back into every earlier block (64 KiB at most, by the
+        // offset's two bytes); independent ones only into their own output.
+        decodeLz4Block(frame, at, at + size, output, {
+          windowStart: isLinked ? 0 : output.length,
+          blockBytes: blockMax,
+        });
       } catch (error) {
-        if (/too small/i.test((error as Error).message)) {
-          throw new RangeError(`the content is larger than ${maxBytes} bytes`);
-        }
-        throw new Error(`an LZ4 block cannot be decoded: ${(error as Error).message}`);
+        if (error instanceof Lz4BlockError) throw new Error(`an LZ4 block cannot be decoded: ${error.message}`);
+        throw error;
       }
-      if (block.length > room) throw new RangeError(`the content is larger than ${maxBytes} bytes`);
     }
-    parts.push(block);
-    total += block.length;
+    at += size + checksumBytes;
   }
-  return Buffer.concat(parts, total);
-}
-
-/** The last `bytes` of what `parts` hold, in order. */
-function tail(parts: readonly Buffer[], bytes: number): Buffer {
-  const kept: Buffer[] = [];
-  let length = 0;
-  for (let index = parts.length - 1; index >= 0 && length < bytes; index--) {
-    const part = parts[index] as Buffer;
-    const take = Math.min(part.length, bytes - length);
-    kept.unshift(part.subarray(part.length - take));
-    length += take;
+  if (contentSize !== undefined && output.length !== contentSize) {
+    throw new Error(
+      `the LZ4 frame holds ${output.length} bytes, not the content size its header says (${contentSize})`,
+    );
   }
-  return Buffer.concat(kept, length);
+  return output.content();
 }

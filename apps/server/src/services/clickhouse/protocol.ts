@@ -7,6 +7,7 @@
  */
 import { SandboxError } from "@epicenter/warehouse";
 import { QueryServiceBusy } from "../queries/admission";
+import { UnconfinedSqlRefused } from "../queries/run-query";
 import { NativeRevisionError } from "./native-revision";
 import { StatementError } from "./statement";
 
@@ -174,6 +175,9 @@ export function failureOf(error: unknown): ClickHouseFailure | undefined {
       headers: { "retry-after": String(error.retryAfterSeconds) },
     };
   }
+  // The REST API's 503 for the same refusal (the server cannot confine user SQL, not the
+  // caller's fault), in ClickHouse's words so that the drivers show the message.
+  if (error instanceof UnconfinedSqlRefused) return failure(503, 497, "ACCESS_DENIED", error.message);
   if (!(error instanceof SandboxError)) return undefined;
   switch (error.kind) {
     case "refused":

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createSessionStore } from "./sessions";
+import { ClickHouseRefusal } from "./protocol";
+import { createSessionStore, SESSION_LIMITS } from "./sessions";
 
 describe("ClickHouse HTTP sessions", () => {
   it("keep a caller's settings until the session has been idle for its timeout", () => {
@@ -30,5 +31,43 @@ describe("ClickHouse HTTP sessions", () => {
         ["readonly", "1"],
       ]),
     );
+  });
+
+  it("give back a key's room when its sessions end, and keep nothing of a refused SET", () => {
+    let now = 0;
+    const sessions = createSessionStore(() => new Date(now));
+    for (let index = 0; index < SESSION_LIMITS.sessionsPerKey; index++)
+      sessions.set("k", `s${index}`, [["limit", "1"]]);
+    const refusal = (run: () => void) => {
+      try {
+        run();
+      } catch (error) {
+        return error instanceof ClickHouseRefusal ? error.failure : error;
+      }
+      return undefined;
+    };
+    expect(refusal(() => sessions.set("k", "more", [["limit", "1"]]))).toMatchObject({ status: 400, code: 290 });
+    // Idle past their timeout, they no longer count: the key may open new ones.
+    now += 61_000;
+    expect(refusal(() => sessions.set("k", "more", [["limit", "1"]]))).toBeUndefined();
+    // The bytes of a key's sessions likewise; a SET past them changes nothing it had.
+    const value = "x".repeat(SESSION_LIMITS.valueBytes - 10);
+    const names = Math.floor(SESSION_LIMITS.bytesPerKey / SESSION_LIMITS.valueBytes);
+    for (let index = 0; index < names; index++) sessions.set("k", "big", [[`param_p${index}`, value]]);
+    expect(
+      refusal(() =>
+        sessions.set("k", "big", [
+          ["limit", "7"],
+          ["param_last", value],
+        ]),
+      ),
+    ).toMatchObject({
+      code: 290,
+      message: expect.stringMatching(/at most 1048576 bytes/),
+    });
+    expect(sessions.settings("k", "big")?.has("limit")).toBe(false);
+    now += 61_000;
+    expect(refusal(() => sessions.set("k", "big", [["param_last", value]]))).toBeUndefined();
+    expect(sessions.settings("k", "big")).toEqual(new Map([["param_last", value]]));
   });
 });
