@@ -14,6 +14,29 @@ describe("parseConfig", () => {
     expect(config.upstream.polymarket.apiUrl).toBe("https://gamma-api.polymarket.com");
     expect(config.upstream.kalshi.apiUrl).toBe("https://external-api.kalshi.com/trade-api/v2");
     expect(config.syncIntervalSeconds).toBe(600);
+    expect(config.host).toBe("127.0.0.1");
+  });
+
+  it("takes HOST as an IP address or a host name, and stops on anything else naming it", () => {
+    for (const host of ["0.0.0.0", "::", "::1", "10.1.2.3", "fe80::1", "localhost", "epicenter.internal", "db-1"]) {
+      expect(parseConfig({ HOST: host }).host).toBe(host);
+    }
+    expect(parseConfig({ HOST: " 0.0.0.0 " }).host).toBe("0.0.0.0");
+    for (const host of [
+      "",
+      "0.0.0.0:3000",
+      "http://0.0.0.0",
+      "[::1]",
+      "bad host",
+      "-lead.example",
+      "a..b",
+      "x".repeat(64),
+    ]) {
+      expect(() => parseConfig({ HOST: host }), host).toThrow(ConfigError);
+      expect(() => parseConfig({ HOST: host }), host).toThrow(
+        /HOST must be an IP address or a host name to listen on, for example 127\.0\.0\.1, 0\.0\.0\.0 or ::/,
+      );
+    }
   });
 
   it("names the variable and what it expects when a value is invalid", () => {

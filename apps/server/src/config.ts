@@ -4,6 +4,7 @@
  * invalid value stops the process with a message that names the variable and says what
  * it expects, because a server that starts half-configured fails later and less clearly.
  */
+import { isIP } from "node:net";
 import { resolve } from "node:path";
 import type { IngestConfig } from "@epicenter/ingest";
 import { z } from "zod";
@@ -52,8 +53,20 @@ const integer = (min: number, max: number, fallback: number) =>
       return parsed;
     });
 
+/** A DNS name as RFC 1123 allows it: dot-separated labels of letters, digits and inner hyphens. */
+const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
 const ZEnvironment = z.object({
   PORT: integer(0, 65535, 3000),
+  // Loopback unless the operator opens it: a server that answers every interface by
+  // default is reachable from wherever the machine is before its keys and allow-list are set.
+  HOST: z
+    .string()
+    .trim()
+    .default("127.0.0.1")
+    .refine((value) => isIP(value) !== 0 || HOST_NAME.test(value), {
+      message: "an IP address or a host name to listen on, for example 127.0.0.1, 0.0.0.0 or ::",
+    }),
   CLICKHOUSE_HTTP_PORT: z
     .string()
     .trim()
@@ -110,6 +123,8 @@ const ZEnvironment = z.object({
 
 export interface Config {
   port: number;
+  /** The address both ports bind (`PORT` and `CLICKHOUSE_HTTP_PORT`). */
+  host: string;
   /** A port serving the ClickHouse HTTP interface at its root, for tools that cannot take a path. */
   clickhouseHttpPort?: number;
   dataDir: string;
@@ -159,6 +174,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const dataDir = resolve(e.DATA_DIR);
   return {
     port: e.PORT,
+    host: e.HOST,
     ...(e.CLICKHOUSE_HTTP_PORT === undefined ? {} : { clickhouseHttpPort: e.CLICKHOUSE_HTTP_PORT }),
     dataDir,
     warehouse: {

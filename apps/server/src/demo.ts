@@ -7,6 +7,8 @@
  *    adding snapshots every interval (the first one right away).
  * 4. A sign-in link for the demo admin is printed, and how to run `npm run admin` beside it
  *    (the demo's DATA_DIR is not the CLI's default).
+ * It listens on 127.0.0.1 unless `HOST` says otherwise (the startup text says how), since
+ * the admin's sign-in link is good for whoever opens it.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -24,6 +26,8 @@ async function demo(): Promise<void> {
     DATA_DIR: resolve(".demo-data"),
     ADMIN_EMAILS: DEMO_ADMIN,
     LOG_LEVEL: "warn",
+    // This machine only, as the demo admin's link works for whoever opens it first.
+    HOST: "127.0.0.1",
     ...process.env,
     POLYMARKET_API_URL: replay.url.polymarket,
     POLYMARKET_CLOB_URL: replay.url.polymarketClob,
@@ -41,6 +45,7 @@ async function demo(): Promise<void> {
       "",
       "  Epicenter demo is running",
       `  → ${config.publicUrl}`,
+      `  ${listeningOn(config.host)}`,
       "",
       `  Sign in as the admin (${config.adminEmails[0] ?? DEMO_ADMIN}) with this link (valid 15 minutes):`,
       `  ${link}`,
@@ -65,6 +70,14 @@ async function demo(): Promise<void> {
         .then(() => process.exit(0));
     });
   }
+}
+
+/** Where the demo answers, and how to change it. */
+function listeningOn(host: string): string {
+  if (host === "127.0.0.1" || host === "::1" || host === "localhost") {
+    return `Listening on ${host} only (this machine): HOST=0.0.0.0 npm run demo to listen on every interface`;
+  }
+  return `Listening on ${host}${host === "0.0.0.0" || host === "::" ? " (every interface)" : ""}: unset HOST to keep it to this machine`;
 }
 
 /** Generates history once per demo directory; a restarted demo keeps what it has. */

@@ -1,6 +1,7 @@
 /**
- * `npm start`: config → stores → app → listen, plus the local admin channel through which
- * `npm run admin` reaches this server while it holds the stores. On SIGTERM or SIGINT the
+ * `npm start`: config → stores → app → listen on `HOST` (loopback unless the operator opens
+ * it), plus the local admin channel through which `npm run admin` reaches this server
+ * while it holds the stores. On SIGTERM or SIGINT the
  * server stops taking requests and admin commands, lets in-flight ones finish (up to a
  * bound), then closes both stores, so nothing committed is lost and the embedded engines
  * are shut cleanly.
@@ -53,11 +54,13 @@ export async function startServer(config: Config, options: { webRoot?: string } 
     logger,
   });
 
-  const { server, port } = await listen(app.fetch, config.port);
-  logger.info({ port, url: config.publicUrl }, "listening");
+  const { server, port } = await listen(app.fetch, config.host, config.port);
+  logger.info({ host: config.host, port, url: config.publicUrl }, "listening");
   const clickhouse =
-    config.clickhouseHttpPort === undefined ? undefined : await listen(clickhouseRoot(app), config.clickhouseHttpPort);
-  if (clickhouse) logger.info({ port: clickhouse.port }, "ClickHouse HTTP interface listening");
+    config.clickhouseHttpPort === undefined
+      ? undefined
+      : await listen(clickhouseRoot(app), config.host, config.clickhouseHttpPort);
+  if (clickhouse) logger.info({ host: config.host, port: clickhouse.port }, "ClickHouse HTTP interface listening");
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
@@ -78,14 +81,22 @@ export async function startServer(config: Config, options: { webRoot?: string } 
 
 type Listening = ReturnType<typeof serve>;
 
-async function listen(fetch: Parameters<typeof serve>[0]["fetch"], port: number) {
-  const server = serve({ fetch, port, hostname: "0.0.0.0" });
+/** Both ports bind `HOST` (loopback by default; the operator opens it with `HOST=0.0.0.0`). */
+async function listen(fetch: Parameters<typeof serve>[0]["fetch"], host: string, port: number) {
+  const server = serve({ fetch, port, hostname: host });
   const bound = await new Promise<number>((resolve, reject) => {
     server.once("listening", () => {
       const address = server.address();
       resolve(typeof address === "object" && address ? address.port : port);
     });
-    server.once("error", reject);
+    // An address this machine does not have, or a port in use: say which variables to change.
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(
+        new StartupError(
+          `Cannot listen on ${host} port ${port} (HOST, PORT or CLICKHOUSE_HTTP_PORT): ${error.message}`,
+        ),
+      ),
+    );
   });
   return { server, port: bound };
 }
