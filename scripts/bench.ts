@@ -16,6 +16,7 @@
  *                    [--books-markets 150000] [--books-capture-markets 20000]
  *                    [--resolutions-markets 150000] [--resolutions-captures 72] [--resolutions-settling 300]
  *                    [--resolutions-pending 20000]
+ *                    [--fuzz-cases 2000] [--fuzz-seeds 20]
  *
  * Phases, in order, each timed: the dataset (generated inside the engine in a temp
  * DATA_DIR, or reused with `--data-dir` when it already holds one), the query benchmark
@@ -48,6 +49,10 @@
  * `books` (issue 28: bytes per market-snapshot of depth, a capture's time beside its
  * snapshot, and the as-of views beside DuckDB; `scripts/bench-books.ts`, in a child) runs
  * only when asked for, and prints its figures.
+ *
+ * `fuzz` (issue 44: the sandbox's readers against the engine's on `--fuzz-seeds` seeds of
+ * `--fuzz-cases` generated statements; `scripts/bench-fuzz.ts`) runs only when asked for,
+ * and prints how many statements each property saw and every mismatch.
  *
  * `scale` (issue 27: the real scheduler against the replay grown to the venues' scale with
  * their limits enforced, on the real clock for `--scale-minutes`; `scripts/bench-scale.ts`,
@@ -85,6 +90,7 @@ import { createApiKey, freePort, serverEnv, startChildServer } from "./bench/ser
 import { type BundleSize, buildAndMeasure, type FirstLoad, measureFirstLoad } from "./bench/web";
 import { runBooksBench, summarize as summarizeBooks } from "./bench-books";
 import { runCrossVenueBench, summarize as summarizeCrossVenue } from "./bench-crossvenue";
+import { runFuzzBench, summarize as summarizeFuzz } from "./bench-fuzz";
 import { type HistoryBenchResult, runHistoryBench, summarize as summarizeHistory } from "./bench-history";
 import type { IngestBenchResult } from "./bench-ingest";
 import { runMatcherLabelsBench } from "./bench-matcher-labels";
@@ -100,6 +106,7 @@ const ALL_PHASES = [
   "scale",
   "books",
   "resolutions",
+  "fuzz",
 ] as const;
 const BENCH_EMAIL = "bench@epicenter.test";
 /** Another user, who keeps the machine busy while the gallery runs (`bench/contention.ts`). */
@@ -128,6 +135,8 @@ const { values } = parseArgs({
     "history-runs": { type: "string", default: "5" },
     "crossvenue-markets": { type: "string", default: "150000" },
     "crossvenue-runs": { type: "string", default: "3" },
+    "fuzz-cases": { type: "string", default: "2000" },
+    "fuzz-seeds": { type: "string", default: "20" },
     "scale-markets": { type: "string", default: "150000" },
     "scale-closed": { type: "string", default: "1000000" },
     "scale-closing-per-day": { type: "string", default: "20000" },
@@ -366,6 +375,11 @@ try {
   }
 
   if (only.has("matcher-labels")) await phase("matcher-labels", () => runMatcherLabelsBench(log));
+
+  if (only.has("fuzz")) {
+    const fuzz = await phase("fuzz", () => runFuzzBench({ cases: num("fuzz-cases"), seeds: num("fuzz-seeds") }, log));
+    for (const line of summarizeFuzz(fuzz)) log(`fuzz: ${line}`);
+  }
 
   if (only.has("books")) {
     const books = await phase("books", () =>

@@ -169,6 +169,19 @@ describe("tokenizeSql", () => {
     expect(code("SELECT '\\\nb\\%' AS a")[1]).toEqual(["string", "\nb\\%"]);
   });
 
+  it("ends a name's value where the engine's unescaper does, after \\x takes a backslash", () => {
+    expect(code('SELECT 1 AS `a\\x"\\`\\`\nz`')).toEqual([
+      ["word", "SELECT"],
+      ["number", "1"],
+      ["word", "AS"],
+      ["quoted-identifier", "a\ufffd"],
+    ]);
+  });
+
+  it("refuses an unclosed comment after the ';', which the engine would refuse", () => {
+    expect(refusal(() => singleStatement("SELECT 1; /* open /* */"))).toMatch(/not closed/);
+  });
+
   it("refuses a quoted name with an escaped line break, as it refuses a typed one", () => {
     expect(refusal(() => refuseByWords(singleStatement("SELECT 1 AS `a\\nb`").tokens))).toMatch(/control character/);
   });

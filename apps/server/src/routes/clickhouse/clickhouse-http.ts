@@ -51,7 +51,7 @@ import {
 } from "../../services/clickhouse/protocol";
 import { createSessionStore, type SessionStore, sessionOf } from "../../services/clickhouse/sessions";
 import { prepareStatement, type ServerFacts, setStatementOf } from "../../services/clickhouse/statement";
-import { type QueryServiceDeps, streamQuery, UnconfinedSqlRefused } from "../../services/queries/run-query";
+import { admit, type QueryServiceDeps, streamQuery } from "../../services/queries/run-query";
 
 const QUERY_ID = /^[\x21-\x7e]{1,128}$/;
 
@@ -136,7 +136,7 @@ async function answer(
   // read: a caller without a valid one is answered without its body being read or
   // decoded (which is bounded, but work), and so is a key that may not run SQL here.
   const principal = await authenticate(c, deps.access, url);
-  await mayRunSql(deps, principal);
+  await admit(deps, { origin: "clickhouse", userId: principal.userId });
   const form = await readRequest(c);
   const parameters = new Map([...url.searchParams, ...form.fields]);
   const text = [parameters.get("query"), form.body].filter((part) => part !== undefined && part !== "").join("\n");
@@ -338,16 +338,6 @@ async function authenticate(
     refuse(403, 497, "ACCESS_DENIED", `Your email (${principal.user.email}) is not whitelisted for access`);
   }
   return { userId: principal.user.id, apiKeyId: principal.apiKeyId };
-}
-
-/**
- * Refuses a caller who may not run SQL on this server, as the query service would
- * (`unconfinedSql` in `services/queries/run-query.ts`: where user SQL cannot be confined,
- * admins only). Asked here too so that a `SET`, which never reaches the query service,
- * gets the same answer as a query, before the body is read.
- */
-async function mayRunSql(deps: ClickHouseHttpDeps, principal: { userId: string }): Promise<void> {
-  if (deps.unconfinedSql && !(await deps.unconfinedSql.admits(principal.userId))) throw new UnconfinedSqlRefused();
 }
 
 function databaseOf(requested: string | undefined): string {
