@@ -298,6 +298,15 @@ function sendBody(baseUrl: string, path: string, bytes: number, isChunked: boole
 }
 
 async function signIn(baseUrl: string, dataDir: string, email: string): Promise<string> {
+  return (await signInThroughOutbox(baseUrl, dataDir, email)).token;
+}
+
+/** Signs `email` in on a running server through its outbox: the access token and the user's id. */
+export async function signInThroughOutbox(
+  baseUrl: string,
+  dataDir: string,
+  email: string,
+): Promise<{ token: string; userId: string }> {
   const asked = Date.now() - 1_000;
   const response = await fetch(`${baseUrl}/api/auth/magic-link`, {
     method: "POST",
@@ -306,20 +315,25 @@ async function signIn(baseUrl: string, dataDir: string, email: string): Promise<
   });
   if (!response.ok) throw new Error(`magic link for ${email}: ${response.status} ${await response.text()}`);
   const outbox = join(dataDir, "outbox");
-  for (const file of readdirSync(outbox).sort().reverse()) {
-    const mail = JSON.parse(readFileSync(join(outbox, file), "utf8")) as {
-      to: string;
-      link: string;
-      created_at: string;
-    };
-    if (mail.to !== email || Date.parse(mail.created_at) < asked) continue;
-    const token = new URL(mail.link).searchParams.get("token");
-    const verified = await fetch(`${baseUrl}/api/auth/verify`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ token }),
-    });
-    return ((await verified.json()) as { access_token: string }).access_token;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    for (const file of readdirSync(outbox).sort().reverse()) {
+      const mail = JSON.parse(readFileSync(join(outbox, file), "utf8")) as {
+        to: string;
+        link: string;
+        created_at: string;
+      };
+      if (mail.to !== email || Date.parse(mail.created_at) < asked) continue;
+      const token = new URL(mail.link).searchParams.get("token");
+      const verified = await fetch(`${baseUrl}/api/auth/verify`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ token }),
+      });
+      const body = (await verified.json()) as { access_token: string; user: { id: string } };
+      return { token: body.access_token, userId: body.user.id };
+    }
+    // The mail is written as the answer goes out; a loaded machine may take a moment.
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`no mail to ${email}`);
 }

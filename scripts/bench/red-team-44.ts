@@ -9,9 +9,9 @@
  *
  * It prints one line per finding; the figures go into the issue's note.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { signInThroughOutbox } from "./hostile";
 
 const { values: args } = parseArgs({
   options: {
@@ -25,35 +25,7 @@ const { values: args } = parseArgs({
 const baseUrl = args.url as string;
 const pid = Number(args.pid);
 
-async function signIn(email: string): Promise<{ token: string; userId: string }> {
-  const asked = Date.now() - 1_000;
-  const response = await fetch(`${baseUrl}/api/auth/magic-link`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email }),
-  });
-  if (!response.ok) throw new Error(`magic link for ${email}: ${response.status} ${await response.text()}`);
-  const outbox = join(args["data-dir"] as string, "outbox");
-  for (let attempt = 0; attempt < 50; attempt++) {
-    for (const file of readdirSync(outbox).sort().reverse()) {
-      const mail = JSON.parse(readFileSync(join(outbox, file), "utf8")) as {
-        to: string;
-        link: string;
-        created_at: string;
-      };
-      if (mail.to !== email || Date.parse(mail.created_at) < asked) continue;
-      const verified = await fetch(`${baseUrl}/api/auth/verify`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ token: new URL(mail.link).searchParams.get("token") }),
-      });
-      const body = (await verified.json()) as { access_token: string; user: { id: string } };
-      return { token: body.access_token, userId: body.user.id };
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no mail to ${email}`);
-}
+const signIn = (email: string) => signInThroughOutbox(baseUrl, args["data-dir"] as string, email);
 
 const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
 const mb = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(0)} MB`;

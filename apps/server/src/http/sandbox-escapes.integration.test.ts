@@ -11,7 +11,7 @@ import { Sandbox, toDateTime64 } from "@epicenter/warehouse";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type McpTestServer, startMcpTestServer } from "../testing/mcp-test-server";
-import { json, signIn } from "../testing/sign-in";
+import { json, signIn, signInWithKey } from "../testing/sign-in";
 import { createTestApp, type TestApp } from "../testing/test-app";
 
 let t: TestApp;
@@ -25,14 +25,7 @@ beforeAll(async () => {
   await t.stores.warehouse.insert("polymarket.markets", [
     { sync_timestamp: toDateTime64(Date.now()), id: "1", question: "Q1", volume24hr: 10 },
   ]);
-  const signedIn = await signIn(t, "ada@example.com");
-  ada = signedIn.access_token;
-  const created = await t.app.request(
-    "/api/keys/create",
-    json({ name: "red team", user_id: signedIn.user.id }, { token: ada }),
-  );
-  expect(created.status).toBe(201);
-  adaKey = ((await created.json()) as { key: string }).key;
+  ({ token: ada, key: adaKey } = await signInWithKey(t, "ada@example.com", "red team"));
   mcp = await startMcpTestServer(t);
 });
 afterAll(async () => {

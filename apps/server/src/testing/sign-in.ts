@@ -37,6 +37,21 @@ export async function signIn(t: TestApp, email: string): Promise<SessionTokens> 
   return (await verified.json()) as SessionTokens;
 }
 
+/** Signs in as `email` and creates an API key for that user: the session's token and the key. */
+export async function signInWithKey(
+  t: TestApp,
+  email: string,
+  name = "test key",
+): Promise<{ token: string; key: string }> {
+  const signedIn = await signIn(t, email);
+  const created = await t.app.request(
+    "/api/keys/create",
+    json({ name, user_id: signedIn.user.id }, { token: signedIn.access_token }),
+  );
+  if (created.status !== 201) throw new Error(`key for ${email}: ${created.status} ${await created.text()}`);
+  return { token: signedIn.access_token, key: ((await created.json()) as { key: string }).key };
+}
+
 export function json(body: unknown, init: { method?: string; token?: string } = {}): RequestInit {
   return {
     method: init.method ?? "POST",

@@ -1,5 +1,6 @@
+/** The `{name:Type}` parameters the sandbox binds, found in the text as the engine reads it (contracts holds the reader; its package takes no test runner). */
 import { describe, expect, it } from "vitest";
-import { paramsProblem, queryParameters } from "./query-params";
+import { paramsProblem, queryParameters } from "@epicenter/contracts";
 
 const names = (sql: string) => queryParameters(sql).map((parameter) => `${parameter.name}:${parameter.type}`);
 
