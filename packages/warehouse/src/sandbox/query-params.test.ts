@@ -1,6 +1,7 @@
 /** The `{name:Type}` parameters the sandbox binds, found in the text as the engine reads it (contracts holds the reader; its package takes no test runner). */
-import { describe, expect, it } from "vitest";
+
 import { paramsProblem, queryParameters } from "@epicenter/contracts";
+import { describe, expect, it } from "vitest";
 
 const names = (sql: string) => queryParameters(sql).map((parameter) => `${parameter.name}:${parameter.type}`);
 
