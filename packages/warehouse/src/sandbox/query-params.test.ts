@@ -17,8 +17,8 @@ describe("queryParameters", () => {
   it.each([
     "SELECT '{a:String}'",
     "SELECT `{a:String}`",
-    "SELECT $${a:String}$$",
-    "SELECT $t${a:String}$t$",
+    "SELECT $$ {a:String} $$",
+    "SELECT $t$ {a:String} $t$",
     "SELECT 1 /* outer /* inner */ {a:String} */",
     "SELECT 1 -- {a:String}",
     "SELECT 1 # {a:String}",
