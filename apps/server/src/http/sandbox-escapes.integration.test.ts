@@ -7,12 +7,12 @@ import { readFileSync, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { ZApiError } from "@epicenter/contracts";
-import { Sandbox, toDateTime64 } from "@epicenter/warehouse";
+import { type Sandbox, toDateTime64 } from "@epicenter/warehouse";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type McpTestServer, startMcpTestServer } from "../testing/mcp-test-server";
 import { json, signIn, signInWithKey } from "../testing/sign-in";
-import { createTestApp, type TestApp } from "../testing/test-app";
+import { createTestApp, openUnconfinedSandbox, type TestApp } from "../testing/test-app";
 
 let t: TestApp;
 let ada: string;
@@ -175,14 +175,7 @@ describe("MCP run_query", () => {
 describe("where user SQL cannot be confined", () => {
   let unconfined: Sandbox;
   beforeAll(async () => {
-    unconfined = await Sandbox.open(
-      {
-        path: t.config.warehouse.path,
-        warehouse: t.stores.warehouse,
-        workDirectory: join(t.dataDir, "unconfined.sandbox"),
-      },
-      { confinement: "none", maxStalenessMs: 0 },
-    );
+    unconfined = await openUnconfinedSandbox(t);
   });
   afterAll(async () => {
     await unconfined?.close();

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Sandbox } from "@epicenter/warehouse";
 import pino from "pino";
 import { type AppDeps, createApp } from "../app";
 import { type Config, parseConfig } from "../config";
@@ -56,4 +57,19 @@ export async function createTestApp(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A sandbox over the test app's warehouse whose workers run unconfined, as on a machine
+ * without bubblewrap: the app then admits SQL from admins only. Closed by the caller.
+ */
+export function openUnconfinedSandbox(t: TestApp): Promise<Sandbox> {
+  return Sandbox.open(
+    {
+      path: t.config.warehouse.path,
+      warehouse: t.stores.warehouse,
+      workDirectory: join(t.dataDir, "unconfined.sandbox"),
+    },
+    { confinement: "none", maxStalenessMs: 0 },
+  );
 }

@@ -25,7 +25,7 @@ import { AS_OF_TABLE_FUNCTIONS } from "./as-of";
 import { type AstNode, functionName } from "./ast-dump";
 import { SandboxRefusal } from "./errors";
 import { ALLOWED_TABLE_FUNCTIONS, FUNCTION_CLASSES, type FunctionClass, functionClass } from "./function-classes";
-import { SETTINGS_REFUSAL } from "./sql-text";
+import { MULTI_STATEMENT_REFUSAL, SETTINGS_REFUSAL } from "./sql-text";
 import { checkStringArgument, checkTableFunctionArguments } from "./string-arguments";
 
 export { type AstNode, parseAstDump } from "./ast-dump";
@@ -199,7 +199,7 @@ export interface StatementFacts {
 export function checkStatementTree(roots: readonly AstNode[], facts: StatementFacts, policy: AllowListPolicy): void {
   const root = roots[0];
   if (roots.length !== 1 || !root) {
-    throw new SandboxRefusal("Only one statement can run at a time; remove everything after the first ';'.");
+    throw new SandboxRefusal(MULTI_STATEMENT_REFUSAL);
   }
   if (root.type !== "SelectWithUnionQuery") {
     throw new SandboxRefusal(

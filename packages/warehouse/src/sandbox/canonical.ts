@@ -18,7 +18,7 @@
 import { type QueryParameter, queryParameters } from "@epicenter/contracts";
 import type { EngineSession } from "./engine";
 import { QueryEngineError, readEngineFailure, SandboxRefusal, syntaxErrorFrom } from "./errors";
-import { controlInName, hasControl, type SqlToken, tokenizeSql } from "./sql-text";
+import { controlInName, hasControl, MULTI_STATEMENT_REFUSAL, type SqlToken, tokenizeSql } from "./sql-text";
 
 export interface CanonicalStatement {
   /** The engine's one-line text of the statement: what is checked and what runs. */
@@ -28,8 +28,6 @@ export interface CanonicalStatement {
   /** Its `{name:Type}` parameters, as the engine printed them. */
   parameters: QueryParameter[];
 }
-
-export const MULTI_STATEMENT_REFUSAL = "Only one statement can run at a time; remove everything after the first ';'.";
 
 /**
  * The engine's canonical text of `body`, the user's one statement. Syntax errors carry the

@@ -24,7 +24,7 @@
 import { Session } from "chdb";
 import { type AllowListPolicy, allowListPolicy } from "./allow-list";
 import type { EngineSession } from "./engine";
-import { type SqlToken, singleStatement } from "./sql-text";
+import { hasControl, type SqlToken, singleStatement } from "./sql-text";
 import { validateOn } from "./validate";
 
 /** Runs one statement and returns its output in `format`, throwing the engine's error. */
@@ -324,8 +324,6 @@ function lexerView(
   return { names, values };
 }
 
-const hasControlCharacter = (text: string) => [...text].some((ch) => ch.charCodeAt(0) < 0x20 || ch === "\x7f");
-
 /**
  * Whether a name of the statement, as the engine reads it, holds a control character: a
  * column's name, or one the engine's own formatting shows escaped in backquotes (a table's
@@ -333,7 +331,7 @@ const hasControlCharacter = (text: string) => [...text].some((ch) => ch.charCode
  * false refusal, never invent one.
  */
 function namesControl(engine: FuzzEngine, sql: string, seen: EngineView): boolean {
-  if (seen.names.some(hasControlCharacter)) return true;
+  if (seen.names.some(hasControl)) return true;
   const canonical = engine.run("SELECT formatQuerySingleLine({sql:String})", "TabSeparatedRaw", { sql });
   return /`(?:[^`\\]|\\.)*\\(?:[abefnrtv0]|x[01][0-9A-Fa-f]|x7[Ff])/.test(canonical);
 }

@@ -20,6 +20,7 @@ import { randomUUID } from "node:crypto";
 import { SandboxRefusal } from "./errors";
 
 export const SETTINGS_REFUSAL = "SETTINGS is not allowed in queries; the service sets the limits itself.";
+export const MULTI_STATEMENT_REFUSAL = "Only one statement can run at a time; remove everything after the first ';'.";
 
 export type SqlTokenKind =
   | "word"
@@ -233,7 +234,7 @@ export function singleStatement(sql: string): SqlStatement {
   const firstSemicolon = tokens.findIndex((token) => token.kind === "semicolon");
   const statementTokens = firstSemicolon === -1 ? tokens : tokens.slice(0, firstSemicolon);
   if (firstSemicolon !== -1 && tokens.slice(firstSemicolon).some((t) => isCode(t) && t.kind !== "semicolon")) {
-    throw new SandboxRefusal("Only one statement can run at a time; remove everything after the first ';'.");
+    throw new SandboxRefusal(MULTI_STATEMENT_REFUSAL);
   }
   // What follows the `;` never reaches the engine, so its own complaint is said here.
   if (firstSemicolon !== -1 && tokens.slice(firstSemicolon).some((t) => t.unterminated)) {

@@ -1,19 +1,10 @@
-/**
- * The red team's findings against the ClickHouse interface, each from the outside (HTTP
- * through the app, real chDB and PGlite): an anonymous request whose LZ4 body held the
- * event loop before it was answered 401; a key that grew this process without end by
- * `SET param_<n> = '<95 KB>'` in a session; and `SET` answered for a key that may not run
- * SQL at all. A body is sent as a stream that counts what the server pulls from it, so "not
- * read" is something the test sees.
- */
-import { join } from "node:path";
-import { Sandbox } from "@epicenter/warehouse";
+import type { Sandbox } from "@epicenter/warehouse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compressFrame } from "../../services/clickhouse/compressed";
 import { SESSION_LIMITS } from "../../services/clickhouse/sessions";
 import { type ClickHouseInterface, startClickHouseInterface } from "../../testing/clickhouse-interface";
 import { json, signIn } from "../../testing/sign-in";
-import type { TestApp } from "../../testing/test-app";
+import { openUnconfinedSandbox, type TestApp } from "../../testing/test-app";
 
 let chi: ClickHouseInterface;
 let t: TestApp;
@@ -211,14 +202,7 @@ describe("what a session keeps", () => {
 describe("a key that may not run SQL (the sandbox cannot confine it, the caller is not an admin)", () => {
   let unconfined: Sandbox;
   beforeAll(async () => {
-    unconfined = await Sandbox.open(
-      {
-        path: t.config.warehouse.path,
-        warehouse: t.stores.warehouse,
-        workDirectory: join(t.dataDir, "unconfined.sandbox"),
-      },
-      { confinement: "none", maxStalenessMs: 0 },
-    );
+    unconfined = await openUnconfinedSandbox(t);
   });
   afterAll(async () => {
     await unconfined?.close();
