@@ -59,7 +59,11 @@ export function queryParameters(sql: string): QueryParameter[] {
     const ch = sql[i] as string;
     if (ch === "'" || ch === '"' || ch === "`") {
       i = skipQuoted(sql, i, ch);
-    } else if ((ch === "-" && sql[i + 1] === "-") || (ch === "#" && (sql[i + 1] === " " || sql[i + 1] === "!"))) {
+    } else if (
+      (ch === "-" && sql[i + 1] === "-") ||
+      (ch === "/" && sql[i + 1] === "/") ||
+      (ch === "#" && (sql[i + 1] === " " || sql[i + 1] === "!"))
+    ) {
       const end = sql.indexOf("\n", i);
       i = end === -1 ? sql.length : end;
     } else if (ch === "/" && sql[i + 1] === "*") {

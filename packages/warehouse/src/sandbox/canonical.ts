@@ -50,6 +50,13 @@ export async function canonicalStatement(
     if (failure.name === "SYNTAX_ERROR" || failure.code === 62) throw syntaxErrorFrom(failure, sql);
     throw new QueryEngineError(failure.message, failure.name);
   }
+  // A `\x` escape can make bytes that are no UTF-8; read back as text they would become
+  // U+FFFD, and the statement that runs would not be the one the engine parsed.
+  if (output.includes("\ufffd") && !body.includes("\ufffd")) {
+    throw new SandboxRefusal(
+      "The statement makes bytes that are not UTF-8 (a \\x escape not followed by two hex digits, or one above \\x7F); write the character itself.",
+    );
+  }
   return readCanonical(output.endsWith("\n") ? output.slice(0, -1) : output);
 }
 

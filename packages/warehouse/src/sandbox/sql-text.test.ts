@@ -141,6 +141,15 @@ describe("tokenizeSql", () => {
     ]);
   });
 
+  it("reads // as a line comment, as the engine does (held-out fuzz seed 5011)", () => {
+    expect(code("SELECT *//* c */, 2 AS b\n, 3")).toEqual([
+      ["word", "SELECT"],
+      ["punctuation", "*"],
+      ["punctuation", ","],
+      ["number", "3"],
+    ]);
+  });
+
   it("reads # as a comment only before a space or !", () => {
     expect(code("SELECT 1 # x")).toEqual([
       ["word", "SELECT"],

@@ -8,7 +8,7 @@
  *
  * Why a lexer and not a split on `;`: ClickHouse accepts `'…'` with both `\'` and `''`
  * escapes, `` `…` `` and `"…"` identifiers, `$$…$$` / `$tag$…$tag$` heredocs, `--` and
- * `# `/`#!` line comments and NESTED `/* … *\/` block comments, and a `;` inside any of
+ * `//`, `# ` and `#!` line comments (measured: a `//` right after `*` hides the rest of the line) and NESTED `/* … *\/` block comments, and a `;` inside any of
  * them is not a statement break. Its words are `[A-Za-z0-9_$]` (a `$` may start one, and
  * `x$a$` is one name, not a name and a heredoc); its spaces are ASCII's and a list of
  * Unicode ones; any other character above ASCII outside quotes is no token at all (all
@@ -16,6 +16,7 @@
  * layer: the checks that decide run again on the engine's own canonical text
  * (`canonical.ts`), and the engine's parser refuses multi-statements itself.
  */
+
 import { randomUUID } from "node:crypto";
 import { SandboxRefusal } from "./errors";
 
@@ -80,7 +81,11 @@ export function tokenizeSql(sql: string): SqlToken[] {
       let end = i + 1;
       while (end < sql.length && isEngineSpace(sql, end)) end++;
       push("whitespace", i, end);
-    } else if ((ch === "-" && next === "-") || (ch === "#" && (next === " " || next === "!"))) {
+    } else if (
+      (ch === "-" && next === "-") ||
+      (ch === "/" && next === "/") ||
+      (ch === "#" && (next === " " || next === "!"))
+    ) {
       const newline = sql.indexOf("\n", i);
       push("comment", i, newline === -1 ? sql.length : newline);
     } else if (ch === "/" && next === "*") {
