@@ -15,9 +15,7 @@
  * is killed (a query that would not stop) or dies is replaced in its generation.
  */
 import { mkdir, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Warehouse } from "../../client";
 import type { EngineSession, SandboxEngine } from "../engine";
 import { QueryEngineError } from "../errors";
@@ -25,6 +23,7 @@ import { FairGate } from "../fair-gate";
 import type { Confinement } from "./confinement";
 import { workerConfigXml, workerUsersXml } from "./engine-config";
 import { dropSnapshot, dropStaleSnapshots, type Snapshot, takeSnapshot, writeWorkerTables } from "./snapshot";
+import { bundleWorker, CHDB_MODULES } from "./worker-bundle";
 import { WorkerProcess } from "./worker-process";
 
 export interface WorkerPoolOptions {
@@ -61,7 +60,6 @@ interface Generation {
   onStart?: () => void;
 }
 
-const WORKER_DIR = dirname(fileURLToPath(import.meta.url));
 /** After this many starts in a row fail, leases fail instead of waiting for a worker. */
 const MAX_START_FAILURES = 3;
 
@@ -83,7 +81,11 @@ export class WorkerPool implements SandboxEngine {
   /** Workers being started, so `close` can wait for them before removing their folders. */
   private readonly launches = new Set<Promise<unknown>>();
 
-  private constructor(private readonly options: WorkerPoolOptions) {
+  private constructor(
+    private readonly options: WorkerPoolOptions,
+    /** The worker's code, bundled once when the pool opens (`worker-bundle.ts`). */
+    private readonly workerFile: string,
+  ) {
     this.gate = new FairGate(options.size, options.perOwner);
     this.confinement = describe(options.confinement);
     this.isConfined = options.confinement.kind === "bubblewrap";
@@ -92,8 +94,8 @@ export class WorkerPool implements SandboxEngine {
   static async open(options: WorkerPoolOptions): Promise<WorkerPool> {
     await dropStaleSnapshots(options.warehousePath);
     await rm(options.workDirectory, { recursive: true, force: true });
-    await mkdir(options.workDirectory, { recursive: true });
-    const pool = new WorkerPool(options);
+    await mkdir(join(options.workDirectory, "code"), { recursive: true });
+    const pool = new WorkerPool(options, await bundleWorker(join(options.workDirectory, "code")));
     try {
       await pool.roll();
       // The first worker proves the configuration: a failure here is a start-up error, not a query error.
@@ -369,8 +371,8 @@ export class WorkerPool implements SandboxEngine {
     const worker = await WorkerProcess.start(
       this.options.confinement,
       {
-        node: [process.execPath, "--import", TSX_LOADER, join(WORKER_DIR, "worker.ts"), engineDir, configFile],
-        readOnly: [...CODE_PATHS, confDir, generation.snapshot.directory],
+        node: [process.execPath, this.workerFile, engineDir, configFile],
+        readOnly: [CHDB_MODULES, this.workerFile, confDir, generation.snapshot.directory],
         readWrite: [engineDir],
       },
       (line) => this.options.log("warn", "sandbox worker", { line }),
@@ -427,16 +429,3 @@ function describe(confinement: Confinement): string {
       return "worker processes with no environment, not confined (install bubblewrap to confine user SQL)";
   }
 }
-
-const require = createRequire(import.meta.url);
-const TSX_DIR = dirname(require.resolve("tsx/package.json"));
-const TSX_LOADER = pathToFileURL(join(TSX_DIR, "dist", "loader.mjs")).href;
-/** The node_modules folder a package was installed in (`…/node_modules/chdb` → `…/node_modules`). */
-const modulesOf = (name: string) => dirname(dirname(require.resolve(`${name}/package.json`)));
-/** What the worker's code needs to see: node_modules (chDB, tsx), its own folder, and the package files that make it ESM. */
-const CODE_PATHS = [
-  ...new Set([modulesOf("tsx"), modulesOf("chdb")]),
-  WORKER_DIR,
-  join(WORKER_DIR, "..", "..", "..", "package.json"),
-  join(WORKER_DIR, "..", "..", "..", "..", "..", "package.json"),
-];
