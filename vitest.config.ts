@@ -2,6 +2,14 @@ import { defineConfig } from "vitest/config";
 
 // Three tiers (STYLE.md): pure logic, real engines, a real browser. Each test file runs in
 // its own process, which suits chDB: one embedded engine per process and data path.
+const INTEGRATION = [
+  "apps/**/src/**/*.integration.test.ts",
+  "packages/**/src/**/*.integration.test.ts",
+  "scripts/**/*.integration.test.ts",
+];
+/** Integration files that spawn and kill real server processes. */
+const SERIAL = ["apps/server/src/faults/**/*.integration.test.ts", "apps/server/src/main.integration.test.ts"];
+
 export default defineConfig({
   test: {
     pool: "forks",
@@ -18,12 +26,26 @@ export default defineConfig({
       {
         test: {
           name: "integration",
-          include: [
-            "apps/**/src/**/*.integration.test.ts",
-            "packages/**/src/**/*.integration.test.ts",
-            "scripts/**/*.integration.test.ts",
-          ],
+          include: INTEGRATION,
+          exclude: ["**/node_modules/**", ...SERIAL],
+          globalSetup: ["tests/integration/global-setup.ts"],
+          // Two files at a time: most of a file's time is waiting (a worker start, a replay
+          // answer, a store's disk), and each file has its own stores and ports.
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          // The files that start, kill and time real server processes: one at a time, after the rest.
+          name: "integration:serial",
+          include: SERIAL,
           exclude: ["**/node_modules/**"],
+          globalSetup: ["tests/integration/global-setup.ts"],
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

@@ -13,7 +13,8 @@ import {
 } from "./repositories/allow-list";
 import { appDatabaseTargets } from "./testing";
 
-const targets = await appDatabaseTargets();
+// From nothing: this suite is the migrations' own.
+const targets = await appDatabaseTargets({ fresh: true });
 const journal = JSON.parse(
   readFileSync(join(dirname(fileURLToPath(import.meta.url)), "..", "drizzle", "meta", "_journal.json"), "utf8"),
 ) as { entries: unknown[] };

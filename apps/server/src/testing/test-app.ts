@@ -7,7 +7,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { seedAppDatabase } from "@epicenter/db/testing";
 import { Sandbox } from "@epicenter/warehouse";
+import { seedWarehouse } from "@epicenter/warehouse/testing";
 import pino from "pino";
 import { type AppDeps, createApp } from "../app";
 import { type Config, parseConfig } from "../config";
@@ -31,6 +33,10 @@ export async function createTestApp(
   const dataDir = mkdtempSync(join(tmpdir(), "epicenter-app-test-"));
   const config = parseConfig({ DATA_DIR: dataDir, SYNC_INTERVAL_SECONDS: "0", ...options.env });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+  // Both stores start as copies of the run's migrated templates (`openStores` then finds
+  // no migration to apply); the migrations are tested from nothing in their own suites.
+  if (!config.warehouse.url) seedWarehouse(config.warehouse.path);
+  if (!config.appDatabase.url && config.appDatabase.path) seedAppDatabase(config.appDatabase.path);
   // Every write is visible to the next query: tests insert, then query at once.
   const stores = await openStores(config, logger, { sandbox: { maxStalenessMs: 0 } });
   const deps: AppDeps = {

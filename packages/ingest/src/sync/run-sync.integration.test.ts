@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Json } from "../replay/catalog";
 import type { FaultKind } from "../replay/server";
-import { countRows, duplicateRows, type Harness, startHarness } from "../testing/harness";
+import { countRows, duplicateRows, type Harness, STALL_HTTP, startHarness } from "../testing/harness";
 import { runSync } from "./run-sync";
 
 let h: Harness;
@@ -102,7 +102,8 @@ describe("every injected fault ends in a completed run or a clean failure", () =
   for (const fault of recoverable) {
     it(`completes through ${fault.kind}`, async () => {
       h.replay.setFault({ ...fault, source: "polymarket", after: 1, retryAfterSeconds: 0.05 });
-      const run = await runSync(h.deps, { source: "polymarket" });
+      const http = fault.kind === "stall" ? STALL_HTTP : h.deps.http;
+      const run = await runSync({ ...h.deps, http }, { source: "polymarket" });
       h.replay.setFault(null);
       expect(run).toMatchObject({ success: true, objects_skipped: 0, ...expectedAsWritten() });
       expect(await duplicateRows(h.warehouse)).toEqual(allZero());

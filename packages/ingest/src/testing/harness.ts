@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { migrateWarehouse, openWarehouse, type Warehouse } from "@epicenter/warehouse";
+import { seedWarehouse } from "@epicenter/warehouse/testing";
 import { silentLogger } from "../logger";
 import { type ReplayServer, type ReplayServerOptions, replayIngestConfig, startReplayServer } from "../replay/server";
 import type { SyncDeps } from "../sync/run-sync";
@@ -21,11 +22,21 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export const FAST_HTTP = { timeoutMs: 1_500, retries: 3, baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 1_000 };
+/**
+ * Retries without waiting, and a request timeout no loaded machine reaches: the replay
+ * server answers from the same process, and beside another test file on 2 cores a 1.5 s
+ * timeout was reached by ordinary answers (a step then failed for nothing). A test about
+ * stalls sets its own short timeout (`STALL_HTTP`).
+ */
+export const FAST_HTTP = { timeoutMs: 30_000, retries: 3, baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 1_000 };
+
+/** For a test that makes the replay stall once: the stalled request gives up soon, its retry gets the whole budget back. */
+export const STALL_HTTP = { ...FAST_HTTP, timeoutMs: 3_000 };
 
 export async function startHarness(replayOptions: ReplayServerOptions = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), "epicenter-ingest-"));
   const path = join(dir, "warehouse");
+  seedWarehouse(path);
   const replay = await startReplayServer(replayOptions);
   const harness: Harness = {
     dir,
