@@ -153,11 +153,9 @@ describe("the ClickHouse interface under load (findings 4 and 6)", () => {
     const refused = await get(`query_id=${encodeURIComponent("a\nb")}&query=${encodeURIComponent("SELECT 1")}`);
     expect(refused.status).toBe(400);
     expect(await refused.text()).toMatch(/query_id must be/);
-    const started = performance.now();
     const next = await get(`query_id=tag-1&query=${encodeURIComponent("SELECT 1")}`);
     expect(next.status).toBe(200);
     expect(next.headers.get("x-clickhouse-query-id")).toBe("tag-1");
-    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
 
