@@ -2,19 +2,34 @@
  * Starts the product for the end-to-end tier the way a user would meet it, and stops it
  * afterwards:
  * - the replay server stands in for both upstream APIs;
- * - the data dir gets 7 days of 10-minute history before the server opens it (chDB allows
- *   one process per data dir, so this process closes it first), so the 1-day and 7-day
- *   dashboards have data;
+ * - the archive is seeded before the server opens it (chDB allows one process per data
+ *   dir, so this process closes it first): 7 days of 10-minute history, so the 1-day and
+ *   7-day dashboards have data, then a snapshot of both venues from the replay, the
+ *   backfill's first pages of settled markets, and one step of the real history worker
+ *   per venue over the markets it picks first, so market pages draw the venue's own history. Walking every market's history takes the server
+ *   minutes of both cores, which every browser test would run beside;
  * - a scripted OpenAI-compatible model stands in for Seismo's provider;
  * - the real server (built SPA, embedded stores) runs on a free port with the scheduler
- *   syncing from the replay every minute, so tests can watch a sync land.
+ *   syncing from the replay every minute, so tests can watch a sync land, and with the
+ *   books and cross-venue workers between snapshots but not the backfill and history
+ *   walks (`SYNC_WORKERS`), whose steps the seed ran and the integration tier tests whole.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { generateDemoHistory, startReplayServer } from "@epicenter/ingest";
+import {
+  createRateLimiter,
+  generateDemoHistory,
+  type ReplayServer,
+  replayIngestConfig,
+  runBackfillStep,
+  runHistoryStep,
+  runSync,
+  silentLogger,
+  startReplayServer,
+} from "@epicenter/ingest";
 import { migrateWarehouse, openWarehouse } from "@epicenter/warehouse";
 import type { TestProject } from "vitest/node";
 import { startFakeLlm } from "../../apps/server/src/testing/fake-llm";
@@ -32,6 +47,10 @@ export const E2E_ADMIN = "admin@e2e.test";
 export const E2E_USER = "user@e2e.test";
 /** Snapshot cadence of the e2e server: a sync right at start, then one every minute. */
 export const E2E_SYNC_INTERVAL_SECONDS = 60;
+/** Markets of each venue whose history the seed fetches (the history worker's first picks). */
+const SEEDED_HISTORY_MARKETS = 40;
+/** Backfill steps per venue the seed runs (a step is a page of closed events). */
+const SEEDED_BACKFILL_STEPS = 3;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -60,11 +79,35 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
   throw new Error(`server did not become healthy within 90 s:\n${output()}`);
 }
 
-async function seedHistory(dataDir: string): Promise<void> {
+async function seedArchive(dataDir: string, replay: ReplayServer): Promise<void> {
   const warehouse = openWarehouse({ path: join(dataDir, "warehouse"), poolSize: 2 });
   try {
     await migrateWarehouse(warehouse);
     await generateDemoHistory(warehouse, { days: 7, intervalMinutes: 10 });
+    const deps = {
+      warehouse,
+      config: replayIngestConfig(replay),
+      // The replay is local; the venues' limits have suites of their own.
+      rateLimiters: new Map(
+        ["polymarket", "polymarket-clob", "polymarket-data", "kalshi"].map((name) => [
+          name,
+          createRateLimiter({ requests: 100_000, perMs: 1_000 }),
+        ]),
+      ),
+      logger: silentLogger,
+    };
+    for (const source of ["polymarket", "kalshi"] as const) {
+      const run = await runSync(deps, { source });
+      if (!run.success) throw new Error(`the e2e seed's ${source} snapshot failed: ${run.error}`);
+      // Settled markets (the resolutions ledger, closed markets' pages): the backfill's first pages.
+      for (let page = 0; page < SEEDED_BACKFILL_STEPS; page++) {
+        const backfill = await runBackfillStep(deps, source);
+        if (backfill.run && !backfill.run.success) throw new Error(`the e2e seed's ${source} backfill failed`);
+        if (backfill.done) break;
+      }
+      const step = await runHistoryStep(deps, source, { markets: SEEDED_HISTORY_MARKETS });
+      if (step.run.error) throw new Error(`the e2e seed's ${source} history step failed: ${step.run.error}`);
+    }
   } finally {
     await warehouse.close();
   }
@@ -76,7 +119,7 @@ export default async function setup(project: TestProject) {
   const baseUrl = `http://127.0.0.1:${port}`;
   const replay = await startReplayServer({});
   const llm = await startFakeLlm();
-  await seedHistory(dataDir);
+  await seedArchive(dataDir, replay);
 
   let log = "";
   const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
@@ -86,6 +129,7 @@ export default async function setup(project: TestProject) {
       DATA_DIR: dataDir,
       PUBLIC_URL: baseUrl,
       SYNC_INTERVAL_SECONDS: String(E2E_SYNC_INTERVAL_SECONDS),
+      SYNC_WORKERS: "books,crossvenue",
       POLYMARKET_API_URL: replay.url.polymarket,
       POLYMARKET_CLOB_URL: replay.url.polymarketClob,
       POLYMARKET_DATA_URL: replay.url.polymarketData,

@@ -49,6 +49,13 @@ describe("parseConfig", () => {
     expect(() => parseConfig({ ADMIN_EMAILS: "ops@example.com, nope" })).toThrow(/ADMIN_EMAILS must be .*"nope"/);
   });
 
+  it("runs every worker between snapshots unless SYNC_WORKERS names fewer, and refuses a name it does not know", () => {
+    expect([...parseConfig({}).syncWorkers]).toEqual(["books", "backfill", "history", "crossvenue"]);
+    expect([...parseConfig({ SYNC_WORKERS: " Books, crossvenue " }).syncWorkers]).toEqual(["books", "crossvenue"]);
+    expect(parseConfig({ SYNC_WORKERS: "" }).syncWorkers.size).toBe(0);
+    expect(() => parseConfig({ SYNC_WORKERS: "books,tapes" })).toThrow(/SYNC_WORKERS must be .*"tapes" is not one/);
+  });
+
   it("reports every invalid variable at once", () => {
     try {
       parseConfig({ PORT: "x", CLICKHOUSE_URL: "::" });

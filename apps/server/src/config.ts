@@ -25,6 +25,29 @@ const emails = z
     return list;
   });
 
+/** The scheduler's work between snapshots, each of which an operator may turn off. */
+export const SYNC_WORKERS = ["books", "backfill", "history", "crossvenue"] as const;
+export type SyncWorker = (typeof SYNC_WORKERS)[number];
+
+const syncWorkers = z
+  .string()
+  .default(SYNC_WORKERS.join(","))
+  .transform((value, ctx) => {
+    const list = value
+      .split(",")
+      .map((name) => name.trim().toLowerCase())
+      .filter(Boolean);
+    for (const name of list) {
+      if (!(SYNC_WORKERS as readonly string[]).includes(name)) {
+        ctx.addIssue({
+          code: "custom",
+          message: `a comma-separated list of ${SYNC_WORKERS.join(", ")} ("${name}" is not one; empty runs snapshots only)`,
+        });
+      }
+    }
+    return new Set(list as SyncWorker[]);
+  });
+
 const optionalUrl = (what: string) =>
   z
     .string()
@@ -101,6 +124,7 @@ const ZEnvironment = z.object({
     .default("https://external-api.kalshi.com/trade-api/v2"),
   KALSHI_RATE_TOKENS_PER_SECOND: integer(10, 100_000, 200),
   SYNC_INTERVAL_SECONDS: integer(0, 86_400, 600),
+  SYNC_WORKERS: syncWorkers,
   SMTP_URL: optionalUrl("for example smtp://user:password@smtp.example.com:587"),
   MAIL_FROM: optionalString,
   ADMIN_EMAILS: emails,
@@ -143,6 +167,8 @@ export interface Config {
   publicUrl: string;
   upstream: IngestConfig;
   syncIntervalSeconds: number;
+  /** What the scheduler does between snapshots (`SYNC_WORKERS`); snapshots always run. */
+  syncWorkers: ReadonlySet<SyncWorker>;
   mail: { smtpUrl?: string; from: string };
   adminEmails: string[];
   allowedEmails: string[];
@@ -194,6 +220,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       kalshi: { apiUrl: e.KALSHI_API_URL, rateTokensPerSecond: e.KALSHI_RATE_TOKENS_PER_SECOND },
     },
     syncIntervalSeconds: e.SYNC_INTERVAL_SECONDS,
+    syncWorkers: e.SYNC_WORKERS,
     mail: { ...(e.SMTP_URL ? { smtpUrl: e.SMTP_URL } : {}), from: e.MAIL_FROM ?? "Epicenter <no-reply@localhost>" },
     adminEmails: e.ADMIN_EMAILS,
     // Admins are always allowed in.

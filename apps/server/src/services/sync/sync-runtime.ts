@@ -1,7 +1,8 @@
 /**
  * The server's side of ingestion: the scheduler that snapshots both sources every
- * `SYNC_INTERVAL_SECONDS` and backfills between runs, fed from the config and writing to
- * the same warehouse the API reads. `0` turns it off (tests, the CLI).
+ * `SYNC_INTERVAL_SECONDS` and, between runs, does the work `SYNC_WORKERS` names (books,
+ * backfill, history, cross-venue pairs), fed from the config and writing to the same
+ * warehouse the API reads. An interval of `0` turns it off (tests, the CLI).
  */
 import { createScheduler, type Scheduler, SOURCES, type SyncDeps } from "@epicenter/ingest";
 import type { Warehouse } from "@epicenter/warehouse";
@@ -15,7 +16,7 @@ export function ingestDeps(config: Pick<Config, "upstream">, warehouse: Warehous
 }
 
 export function startScheduler(
-  config: Pick<Config, "upstream" | "syncIntervalSeconds" | "seismo">,
+  config: Pick<Config, "upstream" | "syncIntervalSeconds" | "syncWorkers" | "seismo">,
   warehouse: Warehouse,
   logger: Logger,
   /** Called after each snapshot lands: the sandbox takes a fresh snapshot for user SQL. */
@@ -26,10 +27,17 @@ export function startScheduler(
   const scheduler = createScheduler(ingestDeps(config, warehouse, logger), {
     intervalSeconds: config.syncIntervalSeconds,
     sources: SOURCES,
+    books: config.syncWorkers.has("books"),
+    backfill: config.syncWorkers.has("backfill"),
+    history: config.syncWorkers.has("history"),
+    crossVenue: config.syncWorkers.has("crossvenue"),
     ...(adjudicator ? { adjudicator } : {}),
     ...(onSnapshot ? { onSnapshot } : {}),
   });
   scheduler.start();
-  logger.info({ intervalSeconds: config.syncIntervalSeconds }, "sync scheduler started");
+  logger.info(
+    { intervalSeconds: config.syncIntervalSeconds, workers: [...config.syncWorkers] },
+    "sync scheduler started",
+  );
   return scheduler;
 }
