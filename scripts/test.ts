@@ -1,0 +1,94 @@
+/**
+ * `npm test`: every tier, those that mostly wait beside each other, and each tier's wall
+ * time at the end (the CI budget is 15 minutes; `.ci/run` prints the same table).
+ *
+ * Stage 1 runs the type check, the lint and the unit tier at once (each is a few seconds
+ * to a minute, and the unit tier leaves a core idle while it imports). Stage 2 runs the
+ * integration tier beside the browser tier, which spends most of its time waiting on
+ * page loads and the server's clocks. A tier's output is printed whole when it ends, so two tiers' lines never
+ * interleave. Exits 1 if any tier failed, after every tier of its stage has ended (a
+ * failed stage 1 skips stage 2: its failures are cheaper to read first).
+ *
+ * `npm test -- unit integration` runs those tiers only.
+ */
+import { spawn } from "node:child_process";
+
+interface Tier {
+  name: string;
+  command: string[];
+}
+
+const STAGES: Tier[][] = [
+  [
+    { name: "typecheck", command: ["npm", "run", "--silent", "typecheck"] },
+    { name: "lint", command: ["npm", "run", "--silent", "lint"] },
+    { name: "unit", command: ["npm", "run", "--silent", "test:unit"] },
+  ],
+  [
+    { name: "integration", command: ["npm", "run", "--silent", "test:integration"] },
+    { name: "e2e", command: ["npm", "run", "--silent", "test:e2e"] },
+  ],
+];
+
+interface Outcome {
+  name: string;
+  seconds: number;
+  code: number;
+}
+
+function run(tier: Tier, alone: boolean): Promise<Outcome> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const [command, ...args] = tier.command as [string, ...string[]];
+    // A tier that runs alone streams as it goes; beside others, it is printed when it ends.
+    const child = spawn(command, args, { stdio: alone ? "inherit" : ["ignore", "pipe", "pipe"] });
+    const output: Buffer[] = [];
+    child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
+    child.on("close", (code, signal) => {
+      const seconds = (performance.now() - started) / 1000;
+      if (!alone) {
+        process.stdout.write(`\n── ${tier.name} ${"─".repeat(Math.max(0, 70 - tier.name.length))}\n`);
+        process.stdout.write(Buffer.concat(output));
+      }
+      process.stdout.write(`\n${tier.name}: ${code === 0 ? "passed" : "FAILED"} in ${seconds.toFixed(1)} s\n`);
+      resolve({ name: tier.name, seconds, code: code ?? (signal ? 1 : 0) });
+    });
+  });
+}
+
+const only = process.argv.slice(2);
+const stages = STAGES.map((stage) => stage.filter((tier) => only.length === 0 || only.includes(tier.name))).filter(
+  (stage) => stage.length > 0,
+);
+const unknown = only.filter((name) => !STAGES.flat().some((tier) => tier.name === name));
+if (unknown.length > 0) {
+  console.error(
+    `npm test: no tier named ${unknown.join(", ")} (tiers: ${STAGES.flat()
+      .map((t) => t.name)
+      .join(", ")})`,
+  );
+  process.exit(2);
+}
+
+const started = performance.now();
+const outcomes: Outcome[] = [];
+for (const stage of stages) {
+  const results = await Promise.all(stage.map((tier) => run(tier, stage.length === 1)));
+  outcomes.push(...results);
+  if (results.some((result) => result.code !== 0)) break;
+}
+const total = (performance.now() - started) / 1000;
+const skipped = stages.flat().filter((tier) => !outcomes.some((outcome) => outcome.name === tier.name));
+const lines = [
+  "",
+  "Tier wall times:",
+  ...outcomes.map(
+    ({ name, seconds, code }) =>
+      `  ${name.padEnd(12)} ${seconds.toFixed(1).padStart(7)} s  ${code === 0 ? "passed" : "FAILED"}`,
+  ),
+  ...skipped.map(({ name }) => `  ${name.padEnd(12)}       -    not run (an earlier stage failed)`),
+  `  ${"total".padEnd(12)} ${total.toFixed(1).padStart(7)} s`,
+];
+console.log(lines.join("\n"));
+process.exit(outcomes.some((outcome) => outcome.code !== 0) || skipped.length > 0 ? 1 : 0);
