@@ -28,7 +28,7 @@ export interface TestApp {
 }
 
 export async function createTestApp(
-  options: { env?: Record<string, string>; webRoot?: string; clock?: () => Date } = {},
+  options: { env?: Record<string, string>; webRoot?: string; clock?: () => Date; sandboxPoolSize?: number } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "epicenter-app-test-"));
   const config = parseConfig({ DATA_DIR: dataDir, SYNC_INTERVAL_SECONDS: "0", ...options.env });
@@ -37,8 +37,12 @@ export async function createTestApp(
   // no migration to apply); the migrations are tested from nothing in their own suites.
   if (!config.warehouse.url) seedWarehouse(config.warehouse.path);
   if (!config.appDatabase.url && config.appDatabase.path) seedAppDatabase(config.appDatabase.path);
-  // Every write is visible to the next query: tests insert, then query at once.
-  const stores = await openStores(config, logger, { sandbox: { maxStalenessMs: 0 } });
+  // Every write is visible to the next query: tests insert, then query at once. So each
+  // write a test queries after starts a new set of workers: two, not the server's three
+  // (one caller holds one at a time, as on the server; the share has suites of its own).
+  const stores = await openStores(config, logger, {
+    sandbox: { maxStalenessMs: 0, limits: { poolSize: options.sandboxPoolSize ?? 2 } },
+  });
   const deps: AppDeps = {
     config,
     ...stores,

@@ -1,7 +1,7 @@
 /**
  * The history worker when one market fails and when a step is killed, on a small catalog:
- * each test forgets a venue's history and drains it again, so a small world keeps the
- * file short. What a whole pass stores, the limits and the schedule:
+ * the failure tests forget some markets' history (the failing one among them) and walk
+ * them again, the kill tests a venue's whole history; the catalog is drained once first. What a whole pass stores, the limits and the schedule:
  * `history.integration.test.ts`.
  */
 import { spawn } from "node:child_process";
@@ -9,7 +9,16 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SourceName, sourceNamed } from "../sources";
 import { countRows, type Harness } from "../testing/harness";
-import { type Contents, contents, drain, forget, NOW, startHistoryHarness } from "../testing/history-world";
+import {
+  type Contents,
+  contents,
+  doneMarkets,
+  drain,
+  forget,
+  MARKET_COLUMN,
+  NOW,
+  startHistoryHarness,
+} from "../testing/history-world";
 import { runHistoryStep } from "./history";
 
 let h: Harness;
@@ -25,7 +34,8 @@ afterAll(async () => {
 });
 
 describe("one market's failure", () => {
-  const MARKET_COLUMN = { polymarket: "id", kalshi: "ticker" } as const;
+  /** Markets walked again beside the failing one: more than one batch of each venue's requests. */
+  const WALKED_AGAIN = 24;
 
   /** Every history table of `source` without `market`'s rows. */
   async function othersOf(source: SourceName, market: string) {
@@ -56,7 +66,7 @@ describe("one market's failure", () => {
       const market = picked?.market as string;
       const others = await othersOf(source, market);
 
-      await forget(h, source);
+      await forget(h, source, await doneMarkets(h, source, WALKED_AGAIN, market));
       h.replay.setFault({
         kind: "not-found",
         source,
@@ -104,7 +114,7 @@ describe("one market's failure", () => {
     );
     const market = picked?.market as string;
     const others = await othersOf("polymarket", market);
-    await forget(h, "polymarket");
+    await forget(h, "polymarket", await doneMarkets(h, "polymarket", 24, market));
     h.replay.requests.length = 0;
     h.replay.setFault({ kind: "not-found", source: "polymarket", match: picked?.token as string });
     try {
@@ -141,22 +151,28 @@ describe("one market's failure", () => {
 });
 
 describe("a history step killed with SIGKILL", () => {
+  /** Requests the child gets answered before every later one stalls. */
+  const STALL_AFTER = 40;
   const child = fileURLToPath(new URL("../testing/killable-history.ts", import.meta.url));
 
   for (const source of ["polymarket", "kalshi"] as const) {
     it(`${source}: resumes without duplicates or gaps`, async () => {
-      await forget(h, source);
+      await forget(h, source, "all");
       await h.warehouse.close();
       // Stall after a while, so the child has written batches and cannot finish.
-      h.replay.setFault({ kind: "stall", source, after: 40 });
+      h.replay.setFault({ kind: "stall", source, after: STALL_AFTER });
       h.replay.requests.length = 0;
       const proc = spawn(
         process.execPath,
         ["--import", "tsx", child, h.path, JSON.stringify(h.deps.config), source, String(NOW)],
         { stdio: ["ignore", "pipe", "inherit"] },
       );
-      const exited = new Promise((resolve) => proc.on("exit", resolve));
-      while (h.replay.requests.length < 40) await new Promise((resolve) => setTimeout(resolve, 50));
+      let gone = false;
+      const exited = new Promise((resolve) => proc.on("exit", resolve)).then(() => {
+        gone = true;
+      });
+      while (h.replay.requests.length < STALL_AFTER && !gone) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(gone, "the child was still walking when it was killed").toBe(false);
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       proc.kill("SIGKILL");
       await exited;

@@ -4,7 +4,7 @@
  * rate limits far above the venues' (the rate has its own suite), and helpers to drain a
  * venue's history, fingerprint what is stored and forget it as a fresh install would.
  * `history.integration.test.ts` walks a 60-event catalog; the failure and kill tests,
- * which drain again after each `forget`, walk a smaller one in a file of their own.
+ * which forget some markets and walk them again, have a file and a smaller one of their own.
  */
 import { expect } from "vitest";
 import { createRateLimiter } from "../http/rate-limiter";
@@ -76,14 +76,45 @@ export async function drain(h: Harness, source: SourceName): Promise<void> {
   }
 }
 
-/** Forgets `source`'s history, as a fresh install would start it. */
-export async function forget(h: Harness, source: SourceName): Promise<void> {
-  for (const { table } of sourceNamed(source).history.tables) await h.warehouse.command(`TRUNCATE TABLE ${table}`);
-  for (const state of ["internal.history_state", "internal.feed_state"])
+/** The column that names a market in each venue's history tables. */
+export const MARKET_COLUMN = { polymarket: "id", kalshi: "ticker" } as const;
+
+/**
+ * Forgets `source`'s history of `markets`, as if the worker had never reached them; every
+ * other market keeps its history and its state. The failure tests walk a few markets
+ * again this way; the kill tests forget `"all"`, as a fresh install starts.
+ */
+export async function forget(h: Harness, source: SourceName, markets: readonly string[] | "all"): Promise<void> {
+  if (markets === "all") {
+    // Everything, the trade tapes' state too: as a fresh install would start.
+    for (const { table } of sourceNamed(source).history.tables) await h.warehouse.command(`TRUNCATE TABLE ${table}`);
+    for (const state of ["internal.history_state", "internal.feed_state"])
+      await h.warehouse.command(
+        `ALTER TABLE ${state} DELETE WHERE source = {source:String} SETTINGS mutations_sync = 2`,
+        { params: { source } },
+      );
+    return;
+  }
+  const params = { source, markets: [...markets] };
+  for (const { table } of sourceNamed(source).history.tables)
     await h.warehouse.command(
-      `ALTER TABLE ${state} DELETE WHERE source = {source:String} SETTINGS mutations_sync = 2`,
-      {
-        params: { source },
-      },
+      `ALTER TABLE ${table} DELETE WHERE ${MARKET_COLUMN[source]} IN {markets:Array(String)} SETTINGS mutations_sync = 2`,
+      { params },
     );
+  await h.warehouse.command(
+    `ALTER TABLE internal.history_state DELETE WHERE source = {source:String} AND market IN {markets:Array(String)}
+     SETTINGS mutations_sync = 2`,
+    { params },
+  );
+}
+
+/** `first` (when given) and markets of `source` the worker has finished, `count` in all, in a fixed order. */
+export async function doneMarkets(h: Harness, source: SourceName, count: number, first?: string): Promise<string[]> {
+  const rows = await h.warehouse.query<{ market: string }>(
+    `SELECT market FROM internal.history_state FINAL
+     WHERE source = {source:String} AND done AND market != {first:String}
+     ORDER BY cityHash64(market), market LIMIT {count:UInt32}`,
+    { params: { source, first: first ?? "", count: first ? count - 1 : count } },
+  );
+  return [...(first ? [first] : []), ...rows.map((row) => row.market)];
 }
