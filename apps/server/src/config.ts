@@ -9,44 +9,35 @@ import { resolve } from "node:path";
 import type { IngestConfig } from "@epicenter/ingest";
 import { z } from "zod";
 
-const emails = z
-  .string()
-  .default("")
-  .transform((value, ctx) => {
+/** A comma-separated list: items trimmed and lower-cased, empty ones dropped, each checked by `problem`. */
+const commaList = (problem: (item: string) => string | undefined) =>
+  z.string().transform((value, ctx) => {
     const list = value
       .split(",")
-      .map((email) => email.trim().toLowerCase())
+      .map((item) => item.trim().toLowerCase())
       .filter(Boolean);
-    for (const email of list) {
-      if (!z.email().safeParse(email).success) {
-        ctx.addIssue({ code: "custom", message: `a comma-separated list of e-mail addresses ("${email}" is not one)` });
-      }
+    for (const item of list) {
+      const message = problem(item);
+      if (message) ctx.addIssue({ code: "custom", message });
     }
     return list;
   });
+
+const emails = commaList((email) =>
+  z.email().safeParse(email).success ? undefined : `a comma-separated list of e-mail addresses ("${email}" is not one)`,
+).default([]);
 
 /** The scheduler's work between snapshots, each of which an operator may turn off. */
 export const SYNC_WORKERS = ["books", "backfill", "history", "crossvenue"] as const;
 export type SyncWorker = (typeof SYNC_WORKERS)[number];
 
-const syncWorkers = z
-  .string()
-  .default(SYNC_WORKERS.join(","))
-  .transform((value, ctx) => {
-    const list = value
-      .split(",")
-      .map((name) => name.trim().toLowerCase())
-      .filter(Boolean);
-    for (const name of list) {
-      if (!(SYNC_WORKERS as readonly string[]).includes(name)) {
-        ctx.addIssue({
-          code: "custom",
-          message: `a comma-separated list of ${SYNC_WORKERS.join(", ")} ("${name}" is not one; empty runs snapshots only)`,
-        });
-      }
-    }
-    return new Set(list as SyncWorker[]);
-  });
+const syncWorkers = commaList((name) =>
+  (SYNC_WORKERS as readonly string[]).includes(name)
+    ? undefined
+    : `a comma-separated list of ${SYNC_WORKERS.join(", ")} ("${name}" is not one; empty runs snapshots only)`,
+)
+  .default([...SYNC_WORKERS])
+  .transform((list) => new Set(list as SyncWorker[]));
 
 const optionalUrl = (what: string) =>
   z
