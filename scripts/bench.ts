@@ -54,6 +54,10 @@
  * `--fuzz-cases` generated statements; `scripts/bench-fuzz.ts`) runs only when asked for,
  * and prints how many statements each property saw and every mismatch.
  *
+ * `linear` (issue 45: the readers of untrusted text — the statement rewrite, query advice,
+ * the editor's table finder, the AST dump and engine message readers — on 8× their hostile
+ * input; `scripts/bench/linear.ts`) runs only when asked for, and prints each ratio.
+ *
  * `scale` (issue 27: the real scheduler against the replay grown to the venues' scale with
  * their limits enforced, on the real clock for `--scale-minutes`; `scripts/bench-scale.ts`,
  * in children) runs only when asked for, and prints its figures.
@@ -72,6 +76,7 @@ import { type DatasetProfile, generateDataset, profile } from "./bench/dataset";
 import { exportParquet, openDuckDb, type ParquetExport } from "./bench/duckdb";
 import { historySection, withHistorySection } from "./bench/history-section";
 import { type HostileResult, runHostileBench } from "./bench/hostile";
+import { LINEAR_RATIO_BOUND, runLinearBench } from "./bench/linear";
 import { type LoadResult, runLoad } from "./bench/load";
 import { describeMachine, loadAverage } from "./bench/machine";
 import { benchQueries } from "./bench/queries";
@@ -107,6 +112,7 @@ const ALL_PHASES = [
   "books",
   "resolutions",
   "fuzz",
+  "linear",
 ] as const;
 const BENCH_EMAIL = "bench@epicenter.test";
 /** Another user, who keeps the machine busy while the gallery runs (`bench/contention.ts`). */
@@ -379,6 +385,14 @@ try {
   if (only.has("fuzz")) {
     const fuzz = await phase("fuzz", () => runFuzzBench({ cases: num("fuzz-cases"), seeds: num("fuzz-seeds") }, log));
     for (const line of summarizeFuzz(fuzz)) log(`fuzz: ${line}`);
+  }
+
+  if (only.has("linear")) {
+    const readers = await phase("linear", async () => runLinearBench(log));
+    const slow = readers.filter((reader) => reader.ratio > LINEAR_RATIO_BOUND);
+    log(
+      `linear: ${readers.length - slow.length} of ${readers.length} readers linear (8× the input within ${LINEAR_RATIO_BOUND}× the time)`,
+    );
   }
 
   if (only.has("books")) {

@@ -154,24 +154,21 @@ describe("the host and engine functions", () => {
 });
 
 // A quadratic reader takes minutes on two million characters and a linear one a few
-// milliseconds; the bound sits far from both so a busy machine does not fail it.
-describe("linear time on hostile input", () => {
+// milliseconds, so these would meet the test's timeout; the ratios of 8× the input are
+// `npm run bench -- --only linear`.
+describe("hostile input of two million spaces", () => {
   const spaces = " ".repeat(2_000_000);
 
-  it("reads a dump whose literal is two million spaces in linear time", () => {
-    const started = performance.now();
+  it("reads a dump whose literal is two million spaces", () => {
     const roots = parseAstDump(tableFunction("values", [`Literal '${spaces}x' (alias ${spaces})`]));
     expect(roots).toHaveLength(1);
-    expect(performance.now() - started).toBeLessThan(2_000);
   });
 
-  it("cleans an engine message of two million spaces in linear time", () => {
-    const started = performance.now();
+  it("cleans an engine message of two million spaces", () => {
     const message = cleanMessage(
       `Code: 62. DB::Exception: Syntax error: failed at position 9 (${spaces}): ${spaces}In scope ${spaces}x (SYNTAX_ERROR)`,
     );
     expect(message.length).toBeLessThan(2_100);
-    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
 

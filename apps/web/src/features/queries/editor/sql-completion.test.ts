@@ -17,10 +17,10 @@ describe("tablesReadBy", () => {
     ]);
   });
 
-  it("ignores tables the catalog does not have, and is quick on long text", () => {
+  it("ignores tables the catalog does not have, on short text and on 50,000 FROMs", () => {
     expect(tablesReadBy("SELECT 1 FROM system.processes", catalog)).toEqual([]);
-    const started = performance.now();
-    tablesReadBy(`${"FROM ".repeat(50_000)}x`, catalog);
-    expect(performance.now() - started).toBeLessThan(200);
+    // Its time on 8× the text is `npm run bench -- --only linear`.
+    expect(tablesReadBy(`${"FROM ".repeat(50_000)}x`, catalog)).toEqual([]);
+    expect(tablesReadBy(`SELECT 1 FROM kalshi.markets ${"FROM ".repeat(50_000)}x`, catalog)).toEqual([catalog[1]]);
   });
 });
