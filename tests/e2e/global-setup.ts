@@ -2,12 +2,8 @@
  * Starts the product for the end-to-end tier the way a user would meet it, and stops it
  * afterwards:
  * - the replay server stands in for both upstream APIs;
- * - the archive is seeded before the server opens it (chDB allows one process per data
- *   dir, so this process closes it first): 7 days of 10-minute history, so the 1-day and
- *   7-day dashboards have data, then a snapshot of both venues from the replay, the
- *   backfill's first pages of settled markets, and one step of the real history worker
- *   per venue over the markets it picks first, so market pages draw the venue's own history. Walking every market's history takes the server
- *   minutes of both cores, which every browser test would run beside;
+ * - the archive is seeded before the server opens it (`./archive.ts`), by `npm test` ahead
+ *   of the tier or here;
  * - a scripted OpenAI-compatible model stands in for Seismo's provider;
  * - the real server (built SPA, embedded stores) runs on a free port with the scheduler
  *   syncing from the replay every minute, so tests can watch a sync land, and with the
@@ -19,20 +15,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  createRateLimiter,
-  generateDemoHistory,
-  type ReplayServer,
-  replayIngestConfig,
-  runBackfillStep,
-  runHistoryStep,
-  runSync,
-  silentLogger,
-  startReplayServer,
-} from "@epicenter/ingest";
-import { migrateWarehouse, openWarehouse } from "@epicenter/warehouse";
+import { startReplayServer } from "@epicenter/ingest";
 import type { TestProject } from "vitest/node";
 import { startFakeLlm } from "../../apps/server/src/testing/fake-llm";
+import { seedArchive } from "./archive";
+import { E2E_ARCHIVE_ENV, isSeeded } from "./prepared";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -47,10 +34,6 @@ export const E2E_ADMIN = "admin@e2e.test";
 export const E2E_USER = "user@e2e.test";
 /** Snapshot cadence of the e2e server: a sync right at start, then one every minute. */
 export const E2E_SYNC_INTERVAL_SECONDS = 60;
-/** Markets of each venue whose history the seed fetches (the history worker's first picks). */
-const SEEDED_HISTORY_MARKETS = 40;
-/** Backfill steps per venue the seed runs (a step is a page of closed events). */
-const SEEDED_BACKFILL_STEPS = 3;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -79,47 +62,15 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
   throw new Error(`server did not become healthy within 90 s:\n${output()}`);
 }
 
-async function seedArchive(dataDir: string, replay: ReplayServer): Promise<void> {
-  const warehouse = openWarehouse({ path: join(dataDir, "warehouse"), poolSize: 2 });
-  try {
-    await migrateWarehouse(warehouse);
-    await generateDemoHistory(warehouse, { days: 7, intervalMinutes: 10 });
-    const deps = {
-      warehouse,
-      config: replayIngestConfig(replay),
-      // The replay is local; the venues' limits have suites of their own.
-      rateLimiters: new Map(
-        ["polymarket", "polymarket-clob", "polymarket-data", "kalshi"].map((name) => [
-          name,
-          createRateLimiter({ requests: 100_000, perMs: 1_000 }),
-        ]),
-      ),
-      logger: silentLogger,
-    };
-    for (const source of ["polymarket", "kalshi"] as const) {
-      const run = await runSync(deps, { source });
-      if (!run.success) throw new Error(`the e2e seed's ${source} snapshot failed: ${run.error}`);
-      // Settled markets (the resolutions ledger, closed markets' pages): the backfill's first pages.
-      for (let page = 0; page < SEEDED_BACKFILL_STEPS; page++) {
-        const backfill = await runBackfillStep(deps, source);
-        if (backfill.run && !backfill.run.success) throw new Error(`the e2e seed's ${source} backfill failed`);
-        if (backfill.done) break;
-      }
-      const step = await runHistoryStep(deps, source, { markets: SEEDED_HISTORY_MARKETS });
-      if (step.run.error) throw new Error(`the e2e seed's ${source} history step failed: ${step.run.error}`);
-    }
-  } finally {
-    await warehouse.close();
-  }
-}
-
 export default async function setup(project: TestProject) {
   const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), "epicenter-e2e-"));
+  const prepared = process.env[E2E_ARCHIVE_ENV];
+  if (prepared && !isSeeded(prepared)) throw new Error(`${E2E_ARCHIVE_ENV}=${prepared} holds no finished seed`);
+  const dataDir = prepared ?? mkdtempSync(join(tmpdir(), "epicenter-e2e-"));
   const baseUrl = `http://127.0.0.1:${port}`;
   const replay = await startReplayServer({});
   const llm = await startFakeLlm();
-  await seedArchive(dataDir, replay);
+  if (!prepared) await seedArchive(dataDir, replay);
 
   let log = "";
   const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
