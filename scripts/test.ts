@@ -104,15 +104,16 @@ for (const stage of stages) {
 if (archive) rmSync(archive, { recursive: true, force: true });
 const total = (performance.now() - started) / 1000;
 const skipped = stages.flat().filter((tier) => !outcomes.some((outcome) => outcome.name === tier.name));
+const NAME_WIDTH = Math.max(...STAGES.flat().map((tier) => tier.name.length)) + 1;
 const lines = [
   "",
   "Tier wall times:",
   ...outcomes.map(
     ({ name, seconds, code }) =>
-      `  ${name.padEnd(12)} ${seconds.toFixed(1).padStart(7)} s  ${code === 0 ? "passed" : "FAILED"}`,
+      `  ${name.padEnd(NAME_WIDTH)} ${seconds.toFixed(1).padStart(7)} s  ${code === 0 ? "passed" : "FAILED"}`,
   ),
-  ...skipped.map(({ name }) => `  ${name.padEnd(12)}       -    not run (an earlier stage failed)`),
-  `  ${"total".padEnd(12)} ${total.toFixed(1).padStart(7)} s`,
+  ...skipped.map(({ name }) => `  ${name.padEnd(NAME_WIDTH)}       -    not run (an earlier stage failed)`),
+  `  ${"total".padEnd(NAME_WIDTH)} ${total.toFixed(1).padStart(7)} s`,
 ];
 console.log(lines.join("\n"));
 process.exit(outcomes.some((outcome) => outcome.code !== 0) || skipped.length > 0 ? 1 : 0);

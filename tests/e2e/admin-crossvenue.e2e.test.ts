@@ -1,5 +1,5 @@
 /**
- * Admin → Cross-venue in a real browser: the server's sync pairs the replay's markets (the
+ * Admin → Cross-venue in a real browser: the matcher pairs the replay's markets (the
  * 2026 World Cup winners, and one false positive: Xi Jinping out before 2027 against
  * Kalshi's "leave General Secretary" market); the admin rejects the false positive,
  * confirms a World Cup pair, sees both move to their lists with who decided, and pairs by
@@ -64,7 +64,7 @@ describe("Admin → Cross-venue", () => {
 
   it("lists the candidates with both markets, their prices, the score and the reasons", async () => {
     const { page } = wide;
-    // The server pairs the markets after its first sync of both venues.
+    // The seed's matcher pass paired them; the server's passes again after its first syncs.
     await expect
       .poll(async () => (await listed(wide.page, "method=all&limit=200")).length, { timeout: 100_000, interval: 1_000 })
       .toBeGreaterThanOrEqual(40);

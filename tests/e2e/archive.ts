@@ -2,9 +2,10 @@
  * The browser tier's archive, seeded before the server opens it (chDB allows one process
  * per data dir): 7 days of 10-minute history, so the 1-day and 7-day dashboards have data,
  * then a snapshot of both venues from the replay, the backfill's first pages of settled
- * markets, and one step of the real history worker per venue over the markets it picks
- * first, so market pages draw the venue's own history. Walking every market's history
- * takes the server minutes of both cores, which every browser test would run beside.
+ * markets, one step of the real history worker per venue over the markets it picks first,
+ * so market pages draw the venue's own history, and a pass of the cross-venue matcher.
+ * Walking every market's history takes the server minutes of both cores, which every
+ * browser test would run beside.
  *
  * `npm test` seeds it ahead (`tests/e2e/prepare.ts`, beside the integration tier's serial
  * files, which leave a core idle) into the folder named by `EPICENTER_E2E_ARCHIVE`; the
@@ -19,6 +20,7 @@ import {
   replayIngestConfig,
   runBackfillStep,
   runHistoryStep,
+  runMatcher,
   runSync,
   silentLogger,
 } from "@epicenter/ingest";
@@ -58,6 +60,9 @@ export async function seedArchive(dataDir: string, replay: ReplayServer): Promis
       const step = await runHistoryStep(deps, source, { markets: SEEDED_HISTORY_MARKETS });
       if (step.run.error) throw new Error(`the e2e seed's ${source} history step failed: ${step.run.error}`);
     }
+    // The matcher's pass over both snapshots, so the arbitrage monitor and Admin → Cross-venue
+    // have pairs when the server opens; the server's own matcher runs after its first snapshots.
+    await runMatcher({ warehouse, logger: silentLogger });
   } finally {
     await warehouse.close();
   }

@@ -33,17 +33,16 @@ async function waitForTiles(page: Page): Promise<Record<string, string>> {
 }
 
 /**
- * A test that polls the monitor twice, each poll up to 120 s (the server pairs the markets
- * after its first snapshots; quoted tiles fill at the next one): long enough that under CI's
+ * A test that polls the monitor twice, each poll up to 120 s (the seed pairs the markets and
+ * the server's matcher passes again after its first snapshots): long enough that under CI's
  * load a slow poll fails with its own message, not the runner's timeout (seen once at 120 s).
  */
 const POLLED_TEST_MS = 300_000;
 
 /**
- * Opens the arbitrage monitor until every tile is ready: the server pairs the markets after
- * its first snapshot of each venue, right after a confirmation the quoted tiles are empty
- * until the next snapshot quotes both markets, and a load as an hour turns may find the gap
- * chart empty. A failure names the tiles not ready.
+ * Opens the arbitrage monitor until every tile is ready: right after a confirmation the
+ * quoted tiles are empty until user SQL's snapshot has moved on, and a load as an hour
+ * turns may find the gap chart empty. A failure names the tiles not ready.
  */
 async function openMonitorWhenReady(page: Page): Promise<void> {
   await expect
@@ -86,7 +85,7 @@ async function confirmCandidates(page: Page, count: number): Promise<void> {
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
   const pairKey = (row: Record<string, unknown>) => `${row.polymarket_id}/${row.kalshi_ticker}`;
   let candidates: Array<Record<string, unknown>> = [];
-  // The server pairs the markets after its first snapshot of each venue.
+  // The seed pairs the markets (the archive's `runMatcher`); the server's matcher runs again.
   await expect
     .poll(
       async () => {
@@ -119,9 +118,8 @@ async function confirmCandidates(page: Page, count: number): Promise<void> {
 
 /**
  * Waits until the gap chart's tile draws `count` pairs. Tiles read the query sandbox's
- * snapshot of the warehouse, taken anew every few seconds, so a confirmation shows there a
- * little later (seen: about 18 s; a CI run once opened the page with one of two drawn). The
- * chart draws the widest pairs quoted on both venues now and the replay moves quotes at
+ * snapshot of the warehouse, which an admin's decision moves on, so a confirmation shows
+ * there once the new snapshot's workers have started (seen: about 3 s). The chart draws the widest pairs quoted on both venues now and the replay moves quotes at
  * every sync, so while it falls short, one more candidate is confirmed every 30 s.
  */
 async function confirmUntilCharted(page: Page, count: number): Promise<void> {

@@ -148,7 +148,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       approvals: { ...magicLinks, adminEmails },
       syncRuns: { warehouse },
       queryRuns: { db, queryRuns: deps.queryRuns },
-      pairs: { warehouse, db, clock },
+      pairs: {
+        warehouse,
+        db,
+        clock,
+        decided: () =>
+          deps.sandbox.refresh().catch((error: unknown) => deps.logger.warn({ err: error }, "sandbox snapshot failed")),
+      },
     }),
   };
   mountAll(app, handlers);

@@ -28,7 +28,14 @@ export interface TestApp {
 }
 
 export async function createTestApp(
-  options: { env?: Record<string, string>; webRoot?: string; clock?: () => Date; sandboxPoolSize?: number } = {},
+  options: {
+    env?: Record<string, string>;
+    webRoot?: string;
+    clock?: () => Date;
+    sandboxPoolSize?: number;
+    /** How old user SQL's snapshot may grow after a write; 0 (every write visible at once) by default. */
+    sandboxStalenessMs?: number;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "epicenter-app-test-"));
   const config = parseConfig({ DATA_DIR: dataDir, SYNC_INTERVAL_SECONDS: "0", ...options.env });
@@ -41,7 +48,7 @@ export async function createTestApp(
   // write a test queries after starts a new set of workers: two, not the server's three
   // (one caller holds one at a time, as on the server; the share has suites of its own).
   const stores = await openStores(config, logger, {
-    sandbox: { maxStalenessMs: 0, limits: { poolSize: options.sandboxPoolSize ?? 2 } },
+    sandbox: { maxStalenessMs: options.sandboxStalenessMs ?? 0, limits: { poolSize: options.sandboxPoolSize ?? 2 } },
   });
   const deps: AppDeps = {
     config,

@@ -23,7 +23,12 @@ const MOJTABA = { polymarket: "p-mojtaba", kalshi: "KXIRANLEADER-MKHA" };
 const BTC = { polymarket: "p-btc", kalshi: "KXBTCD-26JUN30-T120000" };
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { ADMIN_EMAILS: "boss@example.com", ALLOWED_EMAILS: "user@example.com" } });
+  // User SQL's snapshot moves on only when told to (the server's is taken after each sync
+  // run, at most a minute stale): an admin's decision must move it on by itself.
+  t = await createTestApp({
+    env: { ADMIN_EMAILS: "boss@example.com", ALLOWED_EMAILS: "user@example.com" },
+    sandboxStalenessMs: 3_600_000,
+  });
   const at = toDateTime64(Date.now() - 60_000);
   const leader = "Who will be the next Supreme Leader of Iran?";
   await t.stores.warehouse.insert("polymarket.events_latest", [
@@ -196,6 +201,19 @@ describe("Admin → Cross-venue", () => {
       reviewer_email: "boss@example.com",
     });
     expect((await list("?method=confirmed")).pairs.map((pair) => pair.kalshi_ticker)).toEqual([BTC.kalshi]);
+    // User SQL and the dashboards (the arbitrage monitor prices checked pairs) see it without a sync run.
+    const method = async () => {
+      const answer = await t.app.request(
+        "/api/query",
+        json(
+          { query: `SELECT method FROM crossvenue.market_pairs FINAL WHERE polymarket_id = '${BTC.polymarket}'` },
+          { token: boss },
+        ),
+      );
+      expect(answer.status).toBe(200);
+      return ((await answer.json()) as { result: { data: Array<{ method: string }> } }).result.data[0]?.method;
+    };
+    await expect.poll(method, { timeout: 30_000, interval: 250 }).toBe("confirmed");
   });
 
   it("pairs two markets the matcher did not propose, with the matcher's reasons, and a run keeps the pair", async () => {
@@ -304,7 +322,7 @@ describe("Admin → Cross-venue", () => {
     });
     const sql = await t.app.request(
       "/api/query",
-      json({ sql: "SELECT * FROM internal.pair_reviews" }, { token: boss }),
+      json({ query: "SELECT * FROM internal.pair_reviews" }, { token: boss }),
     );
     expect(sql.status).toBe(400);
     const catalog = await (await t.app.request("/api/tables", bearer(boss))).text();

@@ -36,6 +36,12 @@ import { JOIN_USE_NULLS, type PairReadDeps, type PairRow, readPair } from "./pai
 
 export interface PairReviewDeps extends PairReadDeps {
   clock: () => Date;
+  /**
+   * Told once a decision is written. The server moves user SQL's snapshot of the warehouse
+   * on (otherwise taken after each sync run), so the arbitrage monitor prices a pair as
+   * soon as an admin confirms it.
+   */
+  decided?: () => void;
 }
 
 interface PairKey {
@@ -191,6 +197,7 @@ async function record(
     })),
   ]);
   await writeEventPairs(deps.warehouse, at);
+  deps.decided?.();
   const pair = await readPair(deps, key);
   if (!pair) throw new Error(`the pair ${key.polymarketId} / ${key.kalshiTicker} was written but cannot be read`);
   return pair;
