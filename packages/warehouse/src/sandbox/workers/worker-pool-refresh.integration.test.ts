@@ -120,3 +120,37 @@ describe("a refresh of the sandbox", () => {
     expect(snapshots()).toEqual([]);
   });
 });
+
+describe("a sandbox where every write is visible at once", () => {
+  it("answers a query asked during a refresh from the refresh's snapshot, not the one serving", async () => {
+    const fresh = await WorkerPool.open({
+      warehouse,
+      warehousePath: path,
+      workDirectory: join(dir, "sandbox-fresh"),
+      databases: MARKET_DATABASES,
+      settings: sandboxSettings({ maxExecutionSeconds: 5 }) as Record<string, string | number>,
+      size: 1,
+      perOwner: 1,
+      maxServerMemoryBytes: 1024 ** 3,
+      maxStalenessMs: 0,
+      confinement: await chooseConfinement("auto"),
+      log: () => {},
+    });
+    try {
+      const rows = () =>
+        fresh.lease("test", (session) => session.queryText("SELECT count() FROM polymarket.markets")).then(Number);
+      // As the server does after an admin's decision: a write, a refresh asked for and not
+      // waited on, then a query, at moments across the refresh (its snapshot, its workers' start).
+      for (const [index, delayMs] of [0, 20, 50, 100, 200, 300, 450].entries()) {
+        const before = await rows();
+        await warehouse.insert("polymarket.markets", [market(`f${index}`)]);
+        const refreshed = fresh.refresh();
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        expect(await rows(), `a query ${delayMs} ms into the refresh`).toBe(before + 1);
+        await refreshed;
+      }
+    } finally {
+      await fresh.close();
+    }
+  });
+});

@@ -11,7 +11,9 @@
  * not. Refreshes asked for while one is under way coalesce into one more, which is
  * skipped when nothing was written meanwhile. Writes between refreshes (the backfill) are
  * picked up by the first lease after the snapshot is `maxStalenessMs` old, which starts
- * a refresh and, unless that is 0, runs on the current snapshot meanwhile. A worker that
+ * a refresh and runs on the current snapshot meanwhile; at 0, a lease the serving
+ * generation is behind waits for one that holds every write (a refresh under way may
+ * already have taken its snapshot, and serves once its workers start). A worker that
  * is killed (a query that would not stop) or dies is replaced in its generation.
  */
 import { mkdir, rm, writeFile } from "node:fs/promises";
@@ -110,11 +112,14 @@ export class WorkerPool implements SandboxEngine {
   async lease<T>(owner: string, work: (session: EngineSession) => Promise<T>, signal?: AbortSignal): Promise<T> {
     const release = await this.gate.enter(owner, signal);
     try {
-      if (this.isStale()) {
-        const rolled = this.roll();
-        if (this.options.maxStalenessMs === 0) await rolled;
-        else
-          rolled.catch((error: Error) => this.options.log("warn", "sandbox snapshot failed", { error: error.message }));
+      if (this.options.maxStalenessMs === 0) {
+        // Every write visible at once: wait for a generation that holds them all, the one a
+        // refresh under way is starting (its snapshot may already be taken) or a new one.
+        if (this.isBehind()) await this.roll();
+      } else if (this.isStale()) {
+        this.roll().catch((error: Error) =>
+          this.options.log("warn", "sandbox snapshot failed", { error: error.message }),
+        );
       }
       return await this.withWorker((worker) => work(sessionOf(worker)));
     } finally {
@@ -145,6 +150,12 @@ export class WorkerPool implements SandboxEngine {
     if (pending) await this.retire(pending);
     while (this.launches.size > 0) await Promise.all([...this.launches]);
     await rm(this.options.workDirectory, { recursive: true, force: true });
+  }
+
+  /** Whether the generation serving misses a write. */
+  private isBehind(): boolean {
+    const current = this.current;
+    return !this.isClosed && current !== undefined && this.options.warehouse.writes !== current.snapshot.writes;
   }
 
   private isStale(): boolean {
