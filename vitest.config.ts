@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { E2E_LANES } from "./tests/e2e/prepared";
 
 // Three tiers (STYLE.md): pure logic, real engines, a real browser. Each test file runs in
 // its own process, which suits chDB: one embedded engine per process and data path.
@@ -59,7 +60,8 @@ export default defineConfig({
           expect: { poll: { timeout: 15_000, interval: 100 } },
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          // One file per lane at a time, each lane against a server of its own (tests/e2e/server.ts).
+          maxWorkers: E2E_LANES,
         },
       },
     ],

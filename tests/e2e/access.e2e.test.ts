@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserSession, openBrowser } from "./browser";
 import { E2E_ADMIN } from "./global-setup";
+import { e2eServer } from "./server";
 import { signInThroughLogin, waitForLink } from "./session";
 
-const baseUrl = inject("baseUrl");
-const dataDir = inject("dataDir");
+const { baseUrl, dataDir } = e2eServer();
 const NEWCOMER = "newcomer@e2e.test";
 
 describe("access, from the waitlist to an API key and back", () => {

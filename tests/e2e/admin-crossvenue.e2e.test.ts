@@ -7,13 +7,13 @@
  * At 1440 px and at 390 px, where each pair is a card and nothing scrolls sideways.
  */
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserSession } from "./browser";
 import { E2E_ADMIN } from "./global-setup";
+import { e2eServer } from "./server";
 import { openSignedInPair } from "./session";
 
-const baseUrl = inject("baseUrl");
-const dataDir = inject("dataDir");
+const { baseUrl, dataDir } = e2eServer();
 
 const XI = { polymarket: "559651", kalshi: "KXLEADERSOUT-27JAN01-XJINCHI", question: "Xi Jinping out before 2027?" };
 const SPAIN = {

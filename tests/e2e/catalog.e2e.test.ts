@@ -2,13 +2,13 @@
  * The data catalog in a real browser: search → table detail with counts and sample
  * values → 'Query in Editor' opens the editor prefilled; and the same at 390 px.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserSession } from "./browser";
 import { E2E_USER } from "./global-setup";
+import { e2eServer } from "./server";
 import { openSignedInPair } from "./session";
 
-const baseUrl = inject("baseUrl");
-const dataDir = inject("dataDir");
+const { baseUrl, dataDir } = e2eServer();
 
 describe("the data catalog", () => {
   let wide: BrowserSession;

@@ -6,13 +6,13 @@
 import { join } from "node:path";
 import { type QueryResult, rowsAsObjects, type TileResult } from "@epicenter/contracts";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserSession, SCREENSHOT_DIR } from "./browser";
 import { E2E_ADMIN } from "./global-setup";
+import { e2eServer } from "./server";
 import { openSignedInPair } from "./session";
 
-const baseUrl = inject("baseUrl");
-const dataDir = inject("dataDir");
+const { baseUrl, dataDir } = e2eServer();
 
 async function tileStates(page: Page): Promise<Record<string, string>> {
   return page

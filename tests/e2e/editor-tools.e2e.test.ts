@@ -3,13 +3,13 @@
  * the schema browser, the run history, a share link for an unsaved query, Format SQL, Esc
  * to cancel a run and the shortcut help.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserSession, openBrowser } from "./browser";
 import { E2E_USER } from "./global-setup";
+import { e2eServer } from "./server";
 import { signIn } from "./session";
 
-const baseUrl = inject("baseUrl");
-const dataDir = inject("dataDir");
+const { baseUrl, dataDir } = e2eServer();
 
 describe("the editor's tools", () => {
   let browser: BrowserSession;

@@ -5,13 +5,13 @@
  * the sidebar, and the product's own words when the server gives none.
  */
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserSession, openBrowser } from "./browser";
 import { E2E_ADMIN } from "./global-setup";
+import { e2eServer } from "./server";
 import { signIn, signInThroughLogin } from "./session";
 
-const baseUrl = inject("baseUrl");
-const dataDir = inject("dataDir");
+const { baseUrl, dataDir } = e2eServer();
 const FRESH = `fresh-${Date.now()}@e2e.test`;
 
 describe("a new user's first session", () => {

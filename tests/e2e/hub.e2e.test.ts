@@ -6,13 +6,13 @@
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserSession } from "./browser";
 import { E2E_SYNC_INTERVAL_SECONDS, E2E_USER } from "./global-setup";
+import { e2eServer } from "./server";
 import { openSignedInPair } from "./session";
 
-const baseUrl = inject("baseUrl");
-const dataDir = inject("dataDir");
+const { baseUrl, dataDir } = e2eServer();
 const SESSION_KEY = "epicenter.session";
 const run = promisify(execFile);
 

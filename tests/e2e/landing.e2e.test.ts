@@ -4,13 +4,13 @@
  * open; at 1440 and at 390 px.
  */
 import { LANDING_SAMPLE_SQL } from "@epicenter/contracts";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserSession, openBrowser } from "./browser";
 import { E2E_ADMIN } from "./global-setup";
+import { e2eServer } from "./server";
 import { signIn } from "./session";
 
-const baseUrl = inject("baseUrl");
-const dataDir = inject("dataDir");
+const { baseUrl, dataDir } = e2eServer();
 const SESSION_KEY = "epicenter.session";
 
 async function sql<Row>(token: string, query: string): Promise<Row[]> {

@@ -6,13 +6,13 @@
  * SQL in the editor; without the sidebar, and at 390 px without sideways scrolling.
  */
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserSession } from "./browser";
 import { E2E_USER } from "./global-setup";
+import { e2eServer } from "./server";
 import { openSignedInPair, sessionToken } from "./session";
 
-const baseUrl = inject("baseUrl");
-const dataDir = inject("dataDir");
+const { baseUrl, dataDir } = e2eServer();
 
 const SNAPSHOT_NOTE = "No venue history archived yet; drawn from Epicenter's 10-minute snapshots.";
 

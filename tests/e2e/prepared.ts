@@ -1,6 +1,7 @@
 /**
- * The hand-over of an archive seeded ahead of the browser tier (`./archive.ts`): light
- * enough for `scripts/test.ts` to import without loading an engine.
+ * The hand-over of an archive seeded ahead of the browser tier (`./archive.ts`), and the
+ * tier's lanes: light enough for `scripts/test.ts` and the Vitest config to import
+ * without loading an engine.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -13,3 +14,6 @@ export const SEEDED_MARKER = ".seeded";
 export function isSeeded(dataDir: string): boolean {
   return existsSync(join(dataDir, SEEDED_MARKER));
 }
+
+/** Lanes of the browser tier (`./server.ts`): two files at a time, each against a server of its own. */
+export const E2E_LANES = 2;

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserSession, openBrowser } from "./browser";
 import { E2E_USER } from "./global-setup";
+import { e2eServer } from "./server";
 import { signIn } from "./session";
 
-const baseUrl = inject("baseUrl");
-const dataDir = inject("dataDir");
+const { baseUrl, dataDir } = e2eServer();
 const TITLE = `Doubling table ${Date.now()}`;
 
 describe("the SQL editor and the query gallery", () => {

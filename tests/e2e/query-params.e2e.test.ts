@@ -5,13 +5,13 @@
  * `param_days` (through a reload, SQL edits and a save), and the hub's API page documents
  * the saved query as an API, the ClickHouse interface and the MCP server.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserSession, openBrowser } from "./browser";
 import { E2E_USER } from "./global-setup";
+import { e2eServer } from "./server";
 import { signIn } from "./session";
 
-const baseUrl = inject("baseUrl");
-const dataDir = inject("dataDir");
+const { baseUrl, dataDir } = e2eServer();
 const SQL = "SELECT number AS n, number * 10 AS tens\nFROM numbers(100)\nWHERE number < {days:UInt16}\nORDER BY n";
 const TITLE = `First days ${Date.now()}`;
 

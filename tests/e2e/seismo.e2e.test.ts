@@ -3,14 +3,14 @@
  * stream in, run its SQL block inline, open it in the editor; an analyst report with a
  * chart; and the page at 390 px.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserSession, openBrowser } from "./browser";
 import { E2E_USER } from "./global-setup";
+import { e2eServer } from "./server";
 import { signIn } from "./session";
 
-const baseUrl = inject("baseUrl");
-const dataDir = inject("dataDir");
-const llmUrl = inject("seismoLlmUrl").replace(/\/v1$/, "");
+const { baseUrl, dataDir, seismoLlmUrl } = e2eServer();
+const llmUrl = seismoLlmUrl.replace(/\/v1$/, "");
 
 interface ScriptedAnswer {
   text?: string;

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserSession, openBrowser } from "./browser";
 import { E2E_ADMIN, E2E_USER } from "./global-setup";
+import { e2eServer } from "./server";
 import { signIn } from "./session";
 
-const baseUrl = inject("baseUrl");
-const dataDir = inject("dataDir");
+const { baseUrl, dataDir } = e2eServer();
 
 describe("the shell on a wide screen (1440 px)", () => {
   let browser: BrowserSession;
