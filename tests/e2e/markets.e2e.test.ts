@@ -151,8 +151,8 @@ describe("the market page", () => {
     const { page } = wide;
     await page.goto(`${baseUrl}/datasets`);
     const token = await sessionToken(page);
-    // The server's history worker fetches markets from the replay server between snapshots;
-    // user SQL sees them from the next snapshot on.
+    // The history worker's step, run by the seed over the markets it picks first (the
+    // server's own walk is off, `SYNC_WORKERS`), fetched them from the replay server.
     let id = "";
     await expect
       .poll(
