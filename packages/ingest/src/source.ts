@@ -13,6 +13,7 @@ import type { Warehouse } from "@epicenter/warehouse";
 import type { BookAnswer, BookTarget } from "./books";
 import type { PageFetcher } from "./http/fetch-page";
 import type { RateLimit } from "./http/rate-limiter";
+import type { LiveFrame } from "./live";
 import type { Logger } from "./logger";
 import type { Rejection } from "./rejection";
 import type { CatalogOptions } from "./replay/catalog";
@@ -31,6 +32,8 @@ export interface IngestConfig {
     clobUrl: string;
     /** The Data API: trades. */
     dataUrl: string;
+    /** The CLOB's market channel (`POLYMARKET_WS_URL`): the live feed. */
+    wsUrl?: string;
   };
   kalshi: {
     /** The Trade API v2: events, markets, candles and trades. */
@@ -40,6 +43,14 @@ export interface IngestConfig {
      * Advanced 300, Premier 1,000, …); Basic when absent.
      */
     rateTokensPerSecond?: number;
+    /** The Trade API's WebSocket (`KALSHI_WS_URL`): the live feed. */
+    wsUrl?: string;
+    /**
+     * The operator's API key (`KALSHI_API_KEY_ID`) and its private key's PEM (read from
+     * `KALSHI_PRIVATE_KEY_PATH`): the live feed's upgrade is signed with them. Without
+     * them the feed is unsigned, and Kalshi's order books are not captured live.
+     */
+    credentials?: { keyId: string; privateKey: string };
   };
 }
 
@@ -211,6 +222,29 @@ export interface SourceBooks {
   fetch(host: BookHost, targets: readonly BookTarget[], signal?: AbortSignal): Promise<BookAnswer>;
 }
 
+/** How a source's live feed is followed (`live-capture.ts`; API_FORMATS §5). */
+export interface SourceLive {
+  /** The feed's WebSocket URL. */
+  url(config: IngestConfig): string;
+  /** Markets one connection follows (Polymarket serves about 500 tokens a socket; two a market). */
+  perConnection: number;
+  /**
+   * The open markets to follow, most traded first: `market` (the key) and `books`, the ids
+   * the venue knows its books by, the Yes book first (Polymarket's two tokens, Kalshi's ticker).
+   */
+  targetsSql: string;
+  /** The upgrade's headers (signed where the source has credentials), and whether they are signed. */
+  connect(config: IngestConfig, now: number): { headers: Record<string, string>; signed: boolean };
+  /** What a new connection sends to follow `books`. */
+  subscribe(books: readonly string[], signed: boolean): string[];
+  /** What an unsigned connection does not capture, for the status; null when it captures everything. */
+  unsignedGap: string | null;
+  /** One text frame, read (`sources/<venue>/live.ts`). */
+  read(text: string): LiveFrame;
+  /** The heartbeat the client sends (Polymarket's `PING`); null where the venue pings and the socket answers. */
+  ping: { text: string; everyMs: number } | null;
+}
+
 export interface Source<Name extends string = string> {
   /** Also the warehouse database of its tables. */
   name: Name;
@@ -228,6 +262,7 @@ export interface Source<Name extends string = string> {
   demo: DemoSeed;
   history: SourceHistory;
   books: SourceBooks;
+  live: SourceLive;
 }
 
 /** How long after closing an event keeps being captured until its final state is in. */

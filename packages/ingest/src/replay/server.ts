@@ -20,6 +20,7 @@ import { type CatalogOptions, DEFAULT_FIXTURES_DIR, type Json, KalshiCatalog, Po
 import { createHistoryRoutes } from "./history";
 import { kalshiCutoffs } from "./history-context";
 import { createReplayLimits, type LimitUse, type ReplayLimitOptions, type ReplayLimits } from "./limits";
+import { attachLiveReplay, KALSHI_WS_PATH, type LiveReplay, type LiveReplayOptions, POLYMARKET_WS_PATH } from "./live";
 
 export type FaultKind =
   | "rate-limit"
@@ -57,11 +58,21 @@ export interface ReplayServerOptions extends CatalogOptions {
   historicalTradesCutoff?: number;
   /** The venues' rate limits, enforced; none when absent. */
   limits?: ReplayLimitOptions;
+  /** The live feeds' clock, caps and keys (`live.ts`). */
+  live?: LiveReplayOptions;
 }
 
 export interface ReplayServer {
   /** Gamma, the CLOB (price history), the Data API (trades) and Kalshi's base. */
-  url: { polymarket: string; polymarketClob: string; polymarketData: string; kalshi: string };
+  url: {
+    polymarket: string;
+    polymarketClob: string;
+    polymarketData: string;
+    kalshi: string;
+    /** The live feeds (`live.ts`): Polymarket's market channel and Kalshi's WebSocket. */
+    polymarketWs: string;
+    kalshiWs: string;
+  };
   /** Every request path with its query, in arrival order. */
   readonly requests: string[];
   readonly polymarket: PolymarketCatalog;
@@ -71,6 +82,8 @@ export interface ReplayServer {
   setLimits(limits: ReplayLimitOptions | null): void;
   /** What each enforced limit admitted and refused. */
   limitUse(): Record<string, LimitUse>;
+  /** Both venues' live feeds: their faults, the books and trades they served. */
+  readonly live: LiveReplay;
   /** Moves prices and volumes on, as ten minutes of trading would. */
   advance(): void;
   close(): Promise<void>;
@@ -155,6 +168,7 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
       send(response, 500, { error: String(error) });
     }
   }
+  const live = attachLiveReplay(server, { polymarket, kalshi }, { now: options.now, ...options.live });
   server.on("connection", (socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
@@ -169,8 +183,11 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
       polymarketClob: `${base}/polymarket-clob`,
       polymarketData: `${base}/polymarket-data`,
       kalshi: `${base}/kalshi/trade-api/v2`,
+      polymarketWs: `${base.replace("http", "ws")}${POLYMARKET_WS_PATH}`,
+      kalshiWs: `${base.replace("http", "ws")}${KALSHI_WS_PATH}`,
     },
     requests,
+    live,
     polymarket,
     kalshi,
     setFault(next) {
@@ -186,6 +203,7 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
     },
     close: () =>
       new Promise<void>((resolve) => {
+        live.close();
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
@@ -199,8 +217,9 @@ export function replayIngestConfig(replay: Pick<ReplayServer, "url">): IngestCon
       apiUrl: replay.url.polymarket,
       clobUrl: replay.url.polymarketClob,
       dataUrl: replay.url.polymarketData,
+      wsUrl: replay.url.polymarketWs,
     },
-    kalshi: { apiUrl: replay.url.kalshi },
+    kalshi: { apiUrl: replay.url.kalshi, wsUrl: replay.url.kalshiWs },
   };
 }
 

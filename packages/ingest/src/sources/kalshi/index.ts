@@ -10,6 +10,7 @@ import { fetchKalshiBooks, KALSHI_BOOK_BATCH } from "./books";
 import { kalshiRateLimit } from "./client";
 import { kalshiDemo } from "./demo";
 import { kalshiHistory } from "./history";
+import { kalshiLive } from "./live";
 import { snapshotKalshi } from "./sync";
 
 export const kalshi: Source<"kalshi"> = {
@@ -39,4 +40,5 @@ export const kalshi: Source<"kalshi"> = {
       ORDER BY coalesce(volume_24h, 0) DESC, ticker`,
     fetch: fetchKalshiBooks,
   },
+  live: kalshiLive,
 };

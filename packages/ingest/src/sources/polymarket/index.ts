@@ -10,6 +10,7 @@ import { closedEvents } from "./backfill";
 import { fetchPolymarketBooks, POLYMARKET_BOOK_BATCH } from "./books";
 import { polymarketDemo } from "./demo";
 import { polymarketHistory } from "./history";
+import { polymarketLive } from "./live";
 import { snapshotPolymarket } from "./sync";
 
 export const polymarket: Source<"polymarket"> = {
@@ -43,4 +44,5 @@ export const polymarket: Source<"polymarket"> = {
       ORDER BY coalesce(volume24hr, 0) DESC, id`,
     fetch: fetchPolymarketBooks,
   },
+  live: polymarketLive,
 };
