@@ -1,3 +1,7 @@
+import { generateKeyPairSync } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "./config";
 
@@ -50,10 +54,35 @@ describe("parseConfig", () => {
   });
 
   it("runs every worker between snapshots unless SYNC_WORKERS names fewer, and refuses a name it does not know", () => {
-    expect([...parseConfig({}).syncWorkers]).toEqual(["books", "backfill", "history", "crossvenue"]);
+    expect([...parseConfig({}).syncWorkers]).toEqual(["books", "backfill", "history", "crossvenue", "live"]);
     expect([...parseConfig({ SYNC_WORKERS: " Books, crossvenue " }).syncWorkers]).toEqual(["books", "crossvenue"]);
     expect(parseConfig({ SYNC_WORKERS: "" }).syncWorkers.size).toBe(0);
     expect(() => parseConfig({ SYNC_WORKERS: "books,tapes" })).toThrow(/SYNC_WORKERS must be .*"tapes" is not one/);
+  });
+
+  it("signs Kalshi's live feed with a key id and a private key file given together, and says what is wrong otherwise", () => {
+    const dir = mkdtempSync(join(tmpdir(), "epicenter-config-"));
+    const keyPath = join(dir, "kalshi.key");
+    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 1024 });
+    writeFileSync(keyPath, privateKey.export({ type: "pkcs1", format: "pem" }));
+    writeFileSync(join(dir, "notes.txt"), "not a key");
+    try {
+      expect(parseConfig({}).upstream.kalshi.credentials).toBeUndefined();
+      const signed = parseConfig({ KALSHI_API_KEY_ID: "a1b2", KALSHI_PRIVATE_KEY_PATH: keyPath }).upstream.kalshi;
+      expect(signed.credentials?.keyId).toBe("a1b2");
+      expect(signed.credentials?.privateKey).toMatch(/^-----BEGIN RSA PRIVATE KEY-----/);
+      expect(() => parseConfig({ KALSHI_API_KEY_ID: "a1b2" })).toThrow(/KALSHI_PRIVATE_KEY_PATH must be set too/);
+      expect(() => parseConfig({ KALSHI_PRIVATE_KEY_PATH: keyPath })).toThrow(/KALSHI_API_KEY_ID must be set too/);
+      expect(() => parseConfig({ KALSHI_API_KEY_ID: "a1b2", KALSHI_PRIVATE_KEY_PATH: join(dir, "gone.key") })).toThrow(
+        /KALSHI_PRIVATE_KEY_PATH must be the path of the Kalshi API key's private key \(.*gone\.key: no such file\)/,
+      );
+      expect(() => parseConfig({ KALSHI_API_KEY_ID: "a1b2", KALSHI_PRIVATE_KEY_PATH: join(dir, "notes.txt") })).toThrow(
+        /notes\.txt: not an RSA private key in PEM/,
+      );
+      expect(() => parseConfig({ KALSHI_WS_URL: "not a url" })).toThrow(/KALSHI_WS_URL must be a WebSocket URL/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("reports every invalid variable at once", () => {

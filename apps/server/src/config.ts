@@ -4,6 +4,8 @@
  * invalid value stops the process with a message that names the variable and says what
  * it expects, because a server that starts half-configured fails later and less clearly.
  */
+import { createPrivateKey } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { resolve } from "node:path";
 import type { IngestConfig } from "@epicenter/ingest";
@@ -28,7 +30,7 @@ const emails = commaList((email) =>
 ).default([]);
 
 /** The scheduler's work between snapshots, each of which an operator may turn off. */
-export const SYNC_WORKERS = ["books", "backfill", "history", "crossvenue"] as const;
+export const SYNC_WORKERS = ["books", "backfill", "history", "crossvenue", "live"] as const;
 export type SyncWorker = (typeof SYNC_WORKERS)[number];
 
 const syncWorkers = commaList((name) =>
@@ -114,6 +116,25 @@ const ZEnvironment = z.object({
     .url({ error: "a URL of the Kalshi Trade API v2" })
     .default("https://external-api.kalshi.com/trade-api/v2"),
   KALSHI_RATE_TOKENS_PER_SECOND: integer(10, 100_000, 200),
+  POLYMARKET_WS_URL: z
+    .url({ error: "a WebSocket URL of Polymarket's CLOB market channel" })
+    .default("wss://ws-subscriptions-clob.polymarket.com/ws/market"),
+  KALSHI_WS_URL: z
+    .url({ error: "a WebSocket URL of the Kalshi Trade API" })
+    .default("wss://external-api-ws.kalshi.com/trade-api/ws/v2"),
+  KALSHI_API_KEY_ID: optionalString,
+  KALSHI_PRIVATE_KEY_PATH: optionalString.transform((path, ctx) => {
+    if (path === undefined) return undefined;
+    try {
+      const pem = readFileSync(resolve(path), "utf8");
+      createPrivateKey(pem);
+      return pem;
+    } catch (error) {
+      const why = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : "not an RSA private key in PEM";
+      ctx.addIssue({ code: "custom", message: `the path of the Kalshi API key's private key (${path}: ${why})` });
+      return z.NEVER;
+    }
+  }),
   SYNC_INTERVAL_SECONDS: integer(0, 86_400, 600),
   SYNC_WORKERS: syncWorkers,
   SMTP_URL: optionalUrl("for example smtp://user:password@smtp.example.com:587"),
@@ -188,6 +209,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join("\n  ")}`);
   }
   const e = parsed.data;
+  if ((e.KALSHI_API_KEY_ID === undefined) !== (e.KALSHI_PRIVATE_KEY_PATH === undefined)) {
+    const missing = e.KALSHI_API_KEY_ID === undefined ? "KALSHI_API_KEY_ID" : "KALSHI_PRIVATE_KEY_PATH";
+    throw new ConfigError(
+      `Invalid configuration:\n  ${missing} must be set too: Kalshi's live feed is signed with the key id and its private key together`,
+    );
+  }
   const dataDir = resolve(e.DATA_DIR);
   return {
     port: e.PORT,
@@ -207,8 +234,20 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     outboxDir: resolve(dataDir, "outbox"),
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
     upstream: {
-      polymarket: { apiUrl: e.POLYMARKET_API_URL, clobUrl: e.POLYMARKET_CLOB_URL, dataUrl: e.POLYMARKET_DATA_URL },
-      kalshi: { apiUrl: e.KALSHI_API_URL, rateTokensPerSecond: e.KALSHI_RATE_TOKENS_PER_SECOND },
+      polymarket: {
+        apiUrl: e.POLYMARKET_API_URL,
+        clobUrl: e.POLYMARKET_CLOB_URL,
+        dataUrl: e.POLYMARKET_DATA_URL,
+        wsUrl: e.POLYMARKET_WS_URL,
+      },
+      kalshi: {
+        apiUrl: e.KALSHI_API_URL,
+        rateTokensPerSecond: e.KALSHI_RATE_TOKENS_PER_SECOND,
+        wsUrl: e.KALSHI_WS_URL,
+        ...(e.KALSHI_API_KEY_ID && e.KALSHI_PRIVATE_KEY_PATH
+          ? { credentials: { keyId: e.KALSHI_API_KEY_ID, privateKey: e.KALSHI_PRIVATE_KEY_PATH } }
+          : {}),
+      },
     },
     syncIntervalSeconds: e.SYNC_INTERVAL_SECONDS,
     syncWorkers: e.SYNC_WORKERS,

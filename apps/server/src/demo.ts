@@ -4,13 +4,15 @@
  * 2. On a fresh demo directory, 7 days of 10-minute history are generated, so the 1-day
  *    and 7-day questions have answers.
  * 3. The server starts with the scheduler pointed at the replay, so real sync runs keep
- *    adding snapshots every interval (the first one right away).
+ *    adding snapshots every interval (the first one right away), and the live feeds are
+ *    followed from the replay's WebSockets, Kalshi's signed with a key made for the demo.
  * 4. A sign-in link for the demo admin is printed, and how to run `npm run admin` beside it
  *    (the demo's DATA_DIR is not the CLI's default).
  * It listens on 127.0.0.1 unless `HOST` says otherwise (the startup text says how), since
  * the admin's sign-in link is good for whoever opens it.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { generateKeyPairSync } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { generateDemoHistory, startReplayServer } from "@epicenter/ingest";
 import { migrateWarehouse, openWarehouse } from "@epicenter/warehouse";
@@ -21,9 +23,17 @@ import { startServer } from "./main";
 const DEMO_ADMIN = "admin@epicenter.local";
 
 async function demo(): Promise<void> {
-  const replay = await startReplayServer({});
+  // The replay checks Kalshi's signed upgrade against the demo's own key, as Kalshi would.
+  const dataDir = resolve(process.env.DATA_DIR ?? ".demo-data");
+  const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const keyPath = join(dataDir, "kalshi-demo.key");
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(keyPath, privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600 });
+  const replay = await startReplayServer({
+    live: { kalshiPublicKey: publicKey.export({ type: "spki", format: "pem" }).toString() },
+  });
   const env = {
-    DATA_DIR: resolve(".demo-data"),
+    DATA_DIR: dataDir,
     ADMIN_EMAILS: DEMO_ADMIN,
     LOG_LEVEL: "warn",
     // This machine only, as the demo admin's link works for whoever opens it first.
@@ -33,6 +43,10 @@ async function demo(): Promise<void> {
     POLYMARKET_CLOB_URL: replay.url.polymarketClob,
     POLYMARKET_DATA_URL: replay.url.polymarketData,
     KALSHI_API_URL: replay.url.kalshi,
+    POLYMARKET_WS_URL: replay.url.polymarketWs,
+    KALSHI_WS_URL: replay.url.kalshiWs,
+    KALSHI_API_KEY_ID: "demo",
+    KALSHI_PRIVATE_KEY_PATH: keyPath,
   };
   const config = parseConfig(env);
 

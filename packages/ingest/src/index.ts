@@ -55,6 +55,7 @@ export {
   type RateLimiter,
   unitsPerSecond,
 } from "./http/rate-limiter";
+export { LiveCapture, type LiveCaptureOptions, type LiveCaptureStats, type LiveTarget } from "./live-capture";
 export { type Clock, consoleLogger, type Logger, silentLogger, systemClock } from "./logger";
 export type { LimitUse, ReplayLimitOptions } from "./replay/limits";
 export {

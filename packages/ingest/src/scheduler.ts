@@ -12,11 +12,14 @@
  * to finish, or with `{ abort: true }` aborts it, which removes its rows. After each snapshot
  * that succeeded the open markets' order books are captured under its `sync_timestamp`
  * (`sync/books.ts`, beside the loop, one capture per source at a time), and the cross-venue
- * matcher runs, at the cadence `crossvenue/cadence.ts` keeps.
+ * matcher runs, at the cadence `crossvenue/cadence.ts` keeps. With `live`, each source's
+ * live feed is followed from its first snapshot that succeeded until `stop()`
+ * (`live-capture.ts`), over the open markets of that snapshot.
  */
 import { setTimeout as delay } from "node:timers/promises";
 import type { Adjudicator } from "./crossvenue/adjudication";
 import { createMatcherCadence } from "./crossvenue/cadence";
+import { LiveCapture, type LiveCaptureStats } from "./live-capture";
 import { consoleLogger, type Logger, systemClock } from "./logger";
 import { type SourceName, sourceNamed } from "./sources";
 import { runBackfillStep } from "./sync/backfill";
@@ -36,6 +39,8 @@ export interface SourceSchedulerState {
   nextSnapshotAt: number | null;
   /** Each of the source's limits by host: the share of the venue's limit the last minute used (0–1). */
   limitsUsed: Record<string, number>;
+  /** The live feed's capture, once it has started. */
+  live?: LiveCaptureStats;
 }
 
 export type SchedulerState = Partial<Record<SourceName, SourceSchedulerState>>;
@@ -57,6 +62,8 @@ export interface SchedulerOptions {
   books?: boolean;
   /** Pair the same questions across the venues after each snapshot (default true). */
   crossVenue?: boolean;
+  /** Follow each source's live feed from its first snapshot that succeeded (default false). */
+  live?: boolean;
   /** Reads the pairs the matcher's rules cannot settle (a language model); none by default. */
   adjudicator?: Adjudicator;
 }
@@ -81,6 +88,8 @@ export function createScheduler(given: SyncDeps, options: SchedulerOptions): Sch
   const loops: Promise<void>[] = [];
   /** The book capture under way per source, awaited by `stop()`. */
   const captures = new Map<SourceName, Promise<unknown>>();
+  /** The live capture per source, from its first snapshot that succeeded to `stop()`. */
+  const lives = new Map<SourceName, LiveCapture>();
   let abort = new AbortController();
   /** Aborted by `stop()` to wake every sleeping loop at once. */
   let wake = new AbortController();
@@ -124,6 +133,16 @@ export function createScheduler(given: SyncDeps, options: SchedulerOptions): Sch
             })
             .finally(() => captures.delete(source));
           captures.set(source, capture);
+        }
+        if (run.success && options.live && !lives.has(source) && !stopped) {
+          const live = new LiveCapture({
+            warehouse: deps.warehouse,
+            source: sourceNamed(source),
+            config: deps.config,
+            logger,
+          });
+          lives.set(source, live);
+          live.start().catch((error: unknown) => logger.error({ source, error: String(error) }, "live capture failed"));
         }
         // Pairs first, so what user SQL is shown next holds this snapshot's pairs too.
         if (run.success && options.crossVenue !== false) await matcher.afterSnapshot();
@@ -190,6 +209,7 @@ export function createScheduler(given: SyncDeps, options: SchedulerOptions): Sch
     start() {
       if (!stopped) return;
       stopped = false;
+      lives.clear();
       abort = new AbortController();
       wake = new AbortController();
       for (const source of options.sources) {
@@ -217,6 +237,8 @@ export function createScheduler(given: SyncDeps, options: SchedulerOptions): Sch
       wake.abort();
       await Promise.all(loops.splice(0));
       await Promise.all([...captures.values()]);
+      // Stopped captures stay in the state, with their last figures, until the next start.
+      await Promise.all([...lives.values()].map((live) => live.stop()));
     },
     state() {
       const limitsUsed = (source: SourceName) => {
@@ -229,7 +251,14 @@ export function createScheduler(given: SyncDeps, options: SchedulerOptions): Sch
         return used;
       };
       return Object.fromEntries(
-        [...states].map(([source, state]) => [source, { ...state, limitsUsed: limitsUsed(source) }]),
+        [...states].map(([source, state]) => [
+          source,
+          {
+            ...state,
+            limitsUsed: limitsUsed(source),
+            ...(lives.has(source) ? { live: lives.get(source)?.stats() } : {}),
+          },
+        ]),
       );
     },
     nextRun(source) {

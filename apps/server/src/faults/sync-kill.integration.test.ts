@@ -79,6 +79,8 @@ describe("kill -9 during a sync run", () => {
       POLYMARKET_CLOB_URL: bigPolymarket.url.polymarketClob,
       POLYMARKET_DATA_URL: bigPolymarket.url.polymarketData,
       KALSHI_API_URL: smallKalshi.url.kalshi,
+      POLYMARKET_WS_URL: bigPolymarket.url.polymarketWs,
+      KALSHI_WS_URL: smallKalshi.url.kalshiWs,
       // One snapshot at start-up, none during the test.
       SYNC_INTERVAL_SECONDS: "3600",
     };

@@ -17,6 +17,7 @@ import { coverageDays } from "./0016-coverage-days";
 import { coverageDaysHistory } from "./0017-coverage-days-history";
 import { orderBooks } from "./0018-books";
 import { resolutions } from "./0019-resolutions";
+import { liveFeeds } from "./0020-live";
 import type { WarehouseMigration } from "./types";
 
 /** Every warehouse migration, in the order it is applied. Append only. */
@@ -40,6 +41,7 @@ export const warehouseMigrations: readonly WarehouseMigration[] = [
   coverageDaysHistory,
   orderBooks,
   resolutions,
+  liveFeeds,
 ];
 
 export type { WarehouseMigration } from "./types";

@@ -108,7 +108,7 @@ describe("GET /api/stats", () => {
 });
 
 describe("the catalog's descriptions", () => {
-  it("describes all thirty-two market tables, history, the coverage ledger, the books, the as-of views, the resolutions ledger and cross-venue pairs included, and every one of their columns", async () => {
+  it("describes all thirty-eight market tables, history, the coverage ledger, the books, the as-of views, the resolutions ledger, the live feeds' tables and cross-venue pairs included, and every one of their columns", async () => {
     const response = await get("/api/tables");
     const { tables } = (await response.json()) as {
       tables: Array<{
@@ -122,6 +122,7 @@ describe("the catalog's descriptions", () => {
       "crossvenue.market_pairs",
       "crossvenue.resolutions",
       "kalshi.book_asof",
+      "kalshi.book_changes",
       "kalshi.book_coverage",
       "kalshi.book_levels",
       "kalshi.books",
@@ -134,8 +135,11 @@ describe("the catalog's descriptions", () => {
       "kalshi.markets_asof",
       "kalshi.markets_latest",
       "kalshi.resolutions",
+      "kalshi.stream_gaps",
+      "kalshi.stream_sessions",
       "kalshi.trades",
       "polymarket.book_asof",
+      "polymarket.book_changes",
       "polymarket.book_coverage",
       "polymarket.book_levels",
       "polymarket.books",
@@ -149,6 +153,8 @@ describe("the catalog's descriptions", () => {
       "polymarket.markets_latest",
       "polymarket.prices",
       "polymarket.resolutions",
+      "polymarket.stream_gaps",
+      "polymarket.stream_sessions",
       "polymarket.trades",
     ]);
     const missing = tables.flatMap((table) => [

@@ -10,10 +10,12 @@
  * not written here: the docs compute them from the warehouse.
  */
 import { BOOK_COLUMN_DESCRIPTIONS, BOOK_TABLE_DESCRIPTIONS } from "./descriptions-books";
+import { LIVE_COLUMN_DESCRIPTIONS, LIVE_TABLE_DESCRIPTIONS } from "./descriptions-live";
 import { RESOLUTION_COLUMN_DESCRIPTIONS, RESOLUTION_TABLE_DESCRIPTIONS } from "./descriptions-resolutions";
 
 const TABLES: Record<string, string> = {
   ...BOOK_TABLE_DESCRIPTIONS,
+  ...LIVE_TABLE_DESCRIPTIONS,
   ...RESOLUTION_TABLE_DESCRIPTIONS,
   "polymarket.events":
     "Every Polymarket event (a question group such as an election, holding one or more yes/no markets) once per sync run, with its volume, liquidity and status at that moment. Append-only snapshots every ~10 minutes; key: id. For the current state use polymarket.events_latest FINAL or the row-number pattern.",
@@ -390,6 +392,7 @@ const EVENT_PAIR: Record<string, string> = {
 
 const COLUMNS: Record<string, Record<string, string>> = {
   ...BOOK_COLUMN_DESCRIPTIONS,
+  ...LIVE_COLUMN_DESCRIPTIONS,
   ...RESOLUTION_COLUMN_DESCRIPTIONS,
   "crossvenue.market_pairs": MARKET_PAIR,
   "crossvenue.event_pairs": EVENT_PAIR,

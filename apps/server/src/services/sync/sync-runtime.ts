@@ -1,7 +1,7 @@
 /**
  * The server's side of ingestion: the scheduler that snapshots both sources every
  * `SYNC_INTERVAL_SECONDS` and, between runs, does the work `SYNC_WORKERS` names (books,
- * backfill, history, cross-venue pairs), fed from the config and writing to the same
+ * backfill, history, cross-venue pairs, the live feeds), fed from the config and writing to the same
  * warehouse the API reads. An interval of `0` turns it off (tests, the CLI).
  */
 import { createScheduler, type Scheduler, SOURCES, type SyncDeps } from "@epicenter/ingest";
@@ -31,6 +31,7 @@ export function startScheduler(
     backfill: config.syncWorkers.has("backfill"),
     history: config.syncWorkers.has("history"),
     crossVenue: config.syncWorkers.has("crossvenue"),
+    live: config.syncWorkers.has("live"),
     ...(adjudicator ? { adjudicator } : {}),
     ...(onSnapshot ? { onSnapshot } : {}),
   });

@@ -1,0 +1,252 @@
+/**
+ * The live capture against the replay's feeds, into a real embedded warehouse: the books
+ * read back from `<venue>.book_changes` equal the replay's own, and every fault injected
+ * (a stall with heartbeats alive, an abrupt close, a lost sequence number, a refused
+ * upgrade) is a row of `<venue>.stream_gaps` healed by the resubscription, with the
+ * connections in `<venue>.stream_sessions`.
+ */
+import { generateKeyPairSync } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LiveCapture, type LiveTarget } from "./live-capture";
+import { silentLogger } from "./logger";
+import { replayIngestConfig } from "./replay/server";
+import { createScheduler } from "./scheduler";
+import type { Source } from "./source";
+import { kalshi } from "./sources/kalshi";
+import { polymarket } from "./sources/polymarket";
+import { type Harness, startHarness } from "./testing/harness";
+import { openKalshiTickers, openPolymarketMarkets } from "./testing/live-markets";
+
+const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 1024 });
+
+let harness: Harness;
+
+beforeAll(async () => {
+  harness = await startHarness({
+    live: {
+      tickMs: 10,
+      changesPerTick: 6,
+      kalshiPublicKey: publicKey.export({ type: "spki", format: "pem" }).toString(),
+    },
+  });
+});
+afterAll(() => harness?.close());
+
+/** A source whose connections follow `perConnection` markets, so a few markets take several sockets. */
+const narrow = (source: Source, perConnection: number): Source => ({
+  ...source,
+  live: { ...source.live, perConnection },
+});
+
+function capture(source: Source, targets: readonly LiveTarget[], signed = true) {
+  const config = replayIngestConfig(harness.replay);
+  if (signed) {
+    config.kalshi.credentials = {
+      keyId: "operator",
+      privateKey: privateKey.export({ type: "pkcs1", format: "pem" }).toString(),
+    };
+  }
+  return new LiveCapture({
+    warehouse: harness.warehouse,
+    source,
+    config,
+    logger: silentLogger,
+    targets,
+    silenceMs: 400,
+    watchEveryMs: 50,
+    flushMs: 100,
+    openEveryMs: 10,
+    backoffMs: 20,
+  });
+}
+
+async function until(done: () => boolean | Promise<boolean>, ms = 20_000) {
+  const deadline = Date.now() + ms;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`not reached in ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Each market's book now, rebuilt from the stored changes: its last reset, each level's last size since. */
+async function storedBooks(database: string, key: string) {
+  const rows = await harness.warehouse.query<{ market: string; side: string; ticks: number; size: number }>(
+    `WITH resets AS (SELECT ${key} AS market, max(received_at) AS reset_at FROM ${database}.book_changes
+       WHERE kind = 'reset' GROUP BY market)
+     SELECT market, toString(side) AS side, toUInt32(price * 10000) AS ticks, argMax(size, received_at) AS size
+     FROM ${database}.book_changes AS c INNER JOIN resets AS r ON c.${key} = r.market
+     WHERE c.received_at >= r.reset_at AND c.kind != 'reset'
+     GROUP BY market, side, ticks HAVING size > 0
+     ORDER BY market, side, ticks`,
+  );
+  const books = new Map<string, { bids: Array<[number, number]>; asks: Array<[number, number]> }>();
+  for (const row of rows) {
+    const book = books.get(row.market) ?? { bids: [], asks: [] };
+    (row.side === "bid" ? book.bids : book.asks).push([Number(row.ticks), Number(row.size)]);
+    books.set(row.market, book);
+  }
+  for (const book of books.values()) book.bids.reverse();
+  return books;
+}
+
+function servedLevels(key: string) {
+  const book = harness.replay.live.bookOf(key);
+  const sorted = (levels: Map<number, number> | undefined, descending: boolean) =>
+    [...(levels ?? [])]
+      .map(([cents, size]): [number, number] => [cents * 100, size])
+      .sort(([a], [b]) => (descending ? b - a : a - b));
+  return { bids: sorted(book?.bids, true), asks: sorted(book?.asks, false) };
+}
+
+async function gaps(database: string) {
+  return harness.warehouse.query<{ market: string; cause: string; healed_by: string; healed: number }>(
+    `SELECT ${database === "kalshi" ? "ticker" : "id"} AS market, cause, healed_by, to_ts IS NOT NULL AS healed
+     FROM ${database}.stream_gaps FINAL ORDER BY from_ts, market`,
+  );
+}
+
+describe("the live capture of Polymarket's market channel", () => {
+  const markets = () => openPolymarketMarkets(harness.replay.polymarket, 6);
+
+  it("stores each market's book change by change, so the books read back equal the replay's", async () => {
+    const targets = markets().map(({ id, yes, no }) => ({ market: id, books: [yes, no] }));
+    const live = capture(narrow(polymarket, 3), targets);
+    await live.start();
+    await until(() => live.stats().changes > 200);
+    // The books held still: the capture's last word is the replay's.
+    harness.replay.live.hold(true);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await live.stop();
+    harness.replay.live.hold(false);
+
+    expect(live.stats()).toMatchObject({ connections: 2, gaps: 0, rejected: 0 });
+    const books = await storedBooks("polymarket", "id");
+    for (const { id, yes } of markets()) {
+      expect(books.get(id) ?? { bids: [], asks: [] }, id).toEqual(servedLevels(yes));
+    }
+    const sessions = await harness.warehouse.query<{ why: string; markets: number; messages: number }>(
+      "SELECT why, markets, messages FROM polymarket.stream_sessions FINAL ORDER BY session",
+    );
+    expect(sessions.map((s) => [s.why, Number(s.markets)])).toEqual([
+      ["stopped", 3],
+      ["stopped", 3],
+    ]);
+    expect(sessions.every((session) => Number(session.messages) > 0)).toBe(true);
+  });
+
+  it("sees a stall with PONG alive and an abrupt close, each a gap of every market of the socket, healed", async () => {
+    await harness.warehouse.command("TRUNCATE TABLE polymarket.stream_gaps");
+    const targets = markets()
+      .slice(0, 2)
+      .map(({ id, yes, no }) => ({ market: id, books: [yes, no] }));
+    const live = capture(polymarket, targets);
+    await live.start();
+    await until(() => live.stats().changes > 20);
+    harness.replay.live.setLiveFault({ kind: "stall", venue: "polymarket" });
+    await until(() => live.stats().gaps === 2);
+    harness.replay.live.setLiveFault(null);
+    await until(async () => (await gaps("polymarket")).filter((gap) => gap.healed).length === 2);
+    harness.replay.live.setLiveFault({ kind: "close", venue: "polymarket" });
+    await until(async () => (await gaps("polymarket")).filter((gap) => gap.healed).length === 4);
+    // A close, then the next two upgrades refused: the capture backs off and tries again.
+    harness.replay.live.setLiveFault({ kind: "close", venue: "polymarket" });
+    harness.replay.live.setLiveFault({ kind: "refuse-upgrade", venue: "polymarket", times: 2 });
+    await until(async () => (await gaps("polymarket")).filter((gap) => gap.healed).length === 6);
+    await live.stop();
+
+    const ledger = await gaps("polymarket");
+    expect(ledger.map((gap) => [gap.cause, gap.healed_by])).toEqual([
+      ["silence", "resubscribe"],
+      ["silence", "resubscribe"],
+      ["disconnect", "resubscribe"],
+      ["disconnect", "resubscribe"],
+      ["disconnect", "resubscribe"],
+      ["disconnect", "resubscribe"],
+    ]);
+    const sessions = await harness.warehouse.query<{ why: string }>(
+      "SELECT why FROM polymarket.stream_sessions FINAL WHERE why != 'stopped' OR closed_at > now() - INTERVAL 1 MINUTE ORDER BY session",
+    );
+    expect(sessions.map((s) => s.why)).toEqual(expect.arrayContaining(["silence", "closed 1006", "refused 429"]));
+  });
+});
+
+describe("the live capture of Kalshi's WebSocket", () => {
+  it("follows each book from its snapshot by signed deltas, and heals a lost sequence number", async () => {
+    const tickers = openKalshiTickers(harness.replay.kalshi, 4);
+    const live = capture(
+      narrow(kalshi, 2),
+      tickers.map((ticker) => ({ market: ticker, books: [ticker] })),
+    );
+    await live.start();
+    await until(() => live.stats().changes > 100);
+    harness.replay.live.setLiveFault({ kind: "gap", venue: "kalshi" });
+    await until(async () => (await gaps("kalshi")).filter((gap) => gap.healed).length === 2);
+    harness.replay.live.setLiveFault({ kind: "duplicate", venue: "kalshi", times: 5 });
+    await until(() => live.stats().changes > 300);
+    harness.replay.live.hold(true);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await live.stop();
+    harness.replay.live.hold(false);
+
+    expect(live.stats()).toMatchObject({ signed: true, notCaptured: null, rejected: 0 });
+    const ledger = await gaps("kalshi");
+    expect(ledger.map((gap) => [gap.cause, gap.healed_by])).toEqual([
+      ["sequence", "resubscribe"],
+      ["sequence", "resubscribe"],
+    ]);
+    // The duplicates were dropped by their seq: the books still equal the replay's.
+    const books = await storedBooks("kalshi", "ticker");
+    for (const ticker of tickers)
+      expect(books.get(ticker) ?? { bids: [], asks: [] }, ticker).toEqual(servedLevels(ticker));
+  });
+
+  it("says, unsigned, that the books are not captured, and still counts the trades", async () => {
+    const tickers = openKalshiTickers(harness.replay.kalshi, 3);
+    const live = capture(
+      kalshi,
+      tickers.map((ticker) => ({ market: ticker, books: [ticker] })),
+      false,
+    );
+    await live.start();
+    await until(() => live.stats().trades > 3);
+    await live.stop();
+    expect(live.stats()).toMatchObject({ signed: false, changes: 0 });
+    expect(live.stats().notCaptured).toMatch(/orderbook_delta channel needs a signed connection/);
+  });
+});
+
+describe("the scheduler's live worker", () => {
+  it("follows every open market of the source's first snapshot, and stops with the scheduler", async () => {
+    const config = replayIngestConfig(harness.replay);
+    config.kalshi.credentials = {
+      keyId: "operator",
+      privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    };
+    const scheduler = createScheduler(
+      { ...harness.deps, config },
+      {
+        intervalSeconds: 3600,
+        sources: ["kalshi"],
+        books: false,
+        backfill: false,
+        history: false,
+        crossVenue: false,
+        live: true,
+      },
+    );
+    scheduler.start();
+    await scheduler.nextRun("kalshi");
+    await until(() => (scheduler.state().kalshi?.live?.changes ?? 0) > 50);
+    const [row] = await harness.warehouse.query<{ open: number }>(
+      "SELECT count() AS open FROM kalshi.markets_latest FINAL WHERE status IN ('active', 'open')",
+    );
+    const open = Number(row?.open);
+    await scheduler.stop();
+    const live = scheduler.state().kalshi?.live;
+    expect(live).toMatchObject({ signed: true, connections: Math.ceil(open / kalshi.live.perConnection) });
+    const [followed] = await harness.warehouse.query<{ markets: number }>(
+      "SELECT sum(markets) AS markets FROM kalshi.stream_sessions FINAL WHERE why = 'stopped' AND opened_at > now() - INTERVAL 1 MINUTE",
+    );
+    expect(Number(followed?.markets)).toBe(open);
+  });
+});

@@ -1,0 +1,425 @@
+/**
+ * The live capture (issue 46): one source's feed followed over as many sockets as its open
+ * markets need (`SourceLive.perConnection`), every change of each market's yes book
+ * written to `<venue>.book_changes`, and every moment the capture could not vouch for a
+ * book written to `<venue>.stream_gaps`, with the connection it came by in
+ * `<venue>.stream_sessions`. It works through the source's `live` and never asks which
+ * venue it runs.
+ *
+ * What is detected, and how each is healed:
+ * - a lost message (a `seq` that skips on a subscription, where the venue numbers them):
+ *   every market of the connection gets a `sequence` gap, and the connection is replaced;
+ * - a stall (no data frame for `silenceMs`, heartbeats or not: a socket whose `PONG`s go
+ *   on while no book moves is the failure users report): `silence` gaps, replaced;
+ * - a close, an error, a refused upgrade: `disconnect` gaps, and a new socket after a
+ *   back-off that doubles up to `maxBackoffMs` (a refused upgrade is often a 429 for a
+ *   burst);
+ * A new socket's subscription brings every book whole (the venues send a book on each
+ * subscribe), which closes each of its markets' gaps (`healed_by = 'resubscribe'`).
+ * Sockets are opened one at a time, `openEveryMs` apart, so a capture of hundreds of them
+ * does not burst.
+ *
+ * Rows are buffered and written every `flushMs`; `stop()` writes what is left, closes the
+ * sessions (`why = 'stopped'`) and leaves the gaps still open with no end, so the ledger
+ * says what was not seen.
+ */
+import { toDateTime64, type Warehouse } from "@epicenter/warehouse";
+import WebSocket from "ws";
+import { LiveBook, type LiveEvent, SequenceCheck } from "./live";
+import type { Logger } from "./logger";
+import type { IngestConfig, Source } from "./source";
+
+export interface LiveCaptureOptions {
+  warehouse: Warehouse;
+  source: Source;
+  config: IngestConfig;
+  logger: Logger;
+  /** The markets to follow; the source's open markets (`targetsSql`) when absent. */
+  targets?: readonly LiveTarget[];
+  /** A connection with no data frame for this long is stalled. */
+  silenceMs?: number;
+  /** How often the watchdog looks. */
+  watchEveryMs?: number;
+  flushMs?: number;
+  /** Between two socket openings. */
+  openEveryMs?: number;
+  /** The first wait before a socket is opened again, doubled at each failure in a row. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+export interface LiveTarget {
+  market: string;
+  /** What the venue knows its books by; the first is the Yes book. */
+  books: readonly string[];
+}
+
+export interface LiveCaptureStats {
+  connections: number;
+  open: number;
+  messages: number;
+  changes: number;
+  trades: number;
+  gaps: number;
+  reconnects: number;
+  rejected: number;
+  /** Whether the connections are signed, and what an unsigned one does not capture. */
+  signed: boolean;
+  notCaptured: string | null;
+}
+
+interface OpenGap {
+  from: number;
+  cause: string;
+  session: number;
+}
+
+interface Connection {
+  index: number;
+  targets: readonly LiveTarget[];
+  ws: WebSocket | null;
+  session: number;
+  openedAt: number;
+  lastData: number;
+  messages: number;
+  changes: number;
+  trades: number;
+  failures: number;
+  sequence: SequenceCheck;
+  ping: ReturnType<typeof setInterval> | null;
+  retry: ReturnType<typeof setTimeout> | null;
+}
+
+/** The capture's clock in microseconds: the wall clock, made finer by the monotonic one. */
+function microsNow(): number {
+  return Math.round((performance.timeOrigin + performance.now()) * 1000);
+}
+
+/** Microseconds as `DateTime64(6)` text. */
+function microText(micros: number): string {
+  const ms = Math.floor(micros / 1000);
+  return `${toDateTime64(ms)}${String(micros % 1000).padStart(3, "0")}`;
+}
+
+let sessionCounter = 0;
+
+/** A session id unique across restarts: the opening microsecond, made distinct within one. */
+function newSession(): number {
+  sessionCounter = (sessionCounter + 1) % 1000;
+  return Math.floor(microsNow() / 1000) * 1000 + sessionCounter;
+}
+
+export class LiveCapture {
+  private readonly live;
+  private readonly database: string;
+  private readonly key: string;
+  private readonly connections: Connection[] = [];
+  /** Book id → the market it is a book of, and whether it is the Yes book. */
+  private readonly bookIds = new Map<string, { market: string; yes: boolean; connection: Connection }>();
+  private readonly books = new Map<string, LiveBook>();
+  private readonly gaps = new Map<string, OpenGap>();
+  private changeRows: Record<string, unknown>[] = [];
+  private gapRows: Record<string, unknown>[] = [];
+  private sessionRows = new Map<number, Record<string, unknown>>();
+  private readonly totals = { messages: 0, changes: 0, trades: 0, gaps: 0, reconnects: 0, rejected: 0 };
+  private signed = false;
+  private received = 0;
+  private stopping = false;
+  private timers: Array<ReturnType<typeof setInterval>> = [];
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: LiveCaptureOptions) {
+    this.live = options.source.live;
+    this.database = options.source.name;
+    this.key = options.source.tables.find((table) => table.name === "markets")?.key ?? "id";
+  }
+
+  /** Reads the targets, then opens the sockets one after another. */
+  async start(): Promise<void> {
+    const targets =
+      this.options.targets ??
+      (await this.options.warehouse.query<{ market: string; books: string[] }>(this.live.targetsSql));
+    const per = this.live.perConnection;
+    for (let index = 0; index * per < targets.length; index++) {
+      const group = targets.slice(index * per, (index + 1) * per);
+      const connection: Connection = {
+        index,
+        targets: group,
+        ws: null,
+        session: 0,
+        openedAt: 0,
+        lastData: 0,
+        messages: 0,
+        changes: 0,
+        trades: 0,
+        failures: 0,
+        sequence: new SequenceCheck(),
+        ping: null,
+        retry: null,
+      };
+      this.connections.push(connection);
+      for (const target of group) {
+        for (const book of target.books) {
+          this.bookIds.set(book, { market: target.market, yes: book === target.books[0], connection });
+        }
+        this.books.set(target.market, new LiveBook());
+      }
+    }
+    this.timers.push(setInterval(() => this.watch(), this.options.watchEveryMs ?? 1_000));
+    this.timers.push(setInterval(() => void this.flush(), this.options.flushMs ?? 1_000));
+    this.timers.push(setInterval(() => this.noteSessions(), 60_000));
+    for (const timer of this.timers) timer.unref();
+    for (const connection of this.connections) {
+      if (this.stopping) break;
+      this.open(connection);
+      await new Promise((resolve) => setTimeout(resolve, this.options.openEveryMs ?? 200));
+    }
+  }
+
+  stats(): LiveCaptureStats {
+    return {
+      connections: this.connections.length,
+      open: this.connections.filter((c) => c.ws?.readyState === WebSocket.OPEN).length,
+      ...this.totals,
+      signed: this.signed,
+      notCaptured: this.signed ? null : this.live.unsignedGap,
+    };
+  }
+
+  /** The book the capture holds for a market, best first. */
+  bookOf(market: string) {
+    return this.books.get(market)?.levels(1_000);
+  }
+
+  /** Closes every socket, writes what is buffered and the sessions' ends; open gaps stay open. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const timer of this.timers) clearInterval(timer);
+    for (const connection of this.connections) {
+      if (connection.retry) clearTimeout(connection.retry);
+      this.endSession(connection, "stopped");
+      connection.ws?.terminate();
+    }
+    await this.flush();
+  }
+
+  private open(connection: Connection) {
+    if (this.stopping) return;
+    const { headers, signed } = this.live.connect(this.options.config, Date.now());
+    this.signed = signed;
+    const ws = new WebSocket(this.live.url(this.options.config), { headers, maxPayload: 16 * 1024 * 1024 });
+    connection.ws = ws;
+    connection.session = newSession();
+    connection.openedAt = microsNow();
+    connection.lastData = Date.now();
+    connection.messages = 0;
+    connection.changes = 0;
+    connection.trades = 0;
+    connection.sequence = new SequenceCheck();
+    const books = connection.targets.flatMap((target) => target.books);
+    ws.on("open", () => {
+      for (const message of this.live.subscribe(books, signed)) ws.send(message);
+      this.noteSession(connection, null, "");
+      const ping = this.live.ping;
+      if (ping) connection.ping = setInterval(() => ws.send(ping.text), ping.everyMs);
+    });
+    ws.on("message", (data, binary) => {
+      if (ws !== connection.ws || binary) return;
+      this.read(connection, data.toString());
+    });
+    ws.on("unexpected-response", (_request, response) => {
+      this.options.logger.info(
+        { source: this.database, status: response.statusCode, connection: connection.index },
+        "live: the upgrade was refused",
+      );
+      this.lost(connection, ws, `refused ${response.statusCode}`);
+    });
+    ws.on("error", (error) => {
+      if (ws === connection.ws) this.lost(connection, ws, `error: ${error.message}`);
+    });
+    ws.on("close", (code) => {
+      if (ws === connection.ws) this.lost(connection, ws, `closed ${code}`);
+    });
+  }
+
+  private read(connection: Connection, text: string) {
+    connection.messages += 1;
+    this.totals.messages += 1;
+    const frame = this.live.read(text);
+    if (frame.pong) return;
+    connection.lastData = Date.now();
+    this.totals.rejected += frame.rejected.length;
+    if (frame.control?.type === "error") {
+      this.options.logger.info({ source: this.database, ...frame.control }, "live: the venue answered an error");
+    }
+    if (frame.sid !== undefined && frame.seq !== undefined) {
+      const verdict = connection.sequence.observe(frame.sid, frame.seq);
+      if (verdict.kind === "stale") return;
+      if (verdict.kind === "gap") return this.replace(connection, "sequence");
+    }
+    for (const event of frame.events) {
+      // Strictly increasing, so a level's last row is one row whatever the clock's grain.
+      this.received = Math.max(microsNow(), this.received + 1);
+      this.apply(connection, event, this.received);
+    }
+  }
+
+  private apply(connection: Connection, event: LiveEvent, received: number) {
+    if (event.kind === "trade") {
+      connection.trades += 1;
+      this.totals.trades += 1;
+      return;
+    }
+    if (event.kind === "lifecycle") return;
+    const known = this.bookIds.get(event.book);
+    if (!known?.yes) return;
+    const book = this.books.get(known.market) as LiveBook;
+    const changed = book.apply(event);
+    const at = event.at === null ? null : toDateTime64(event.at);
+    const row = (kind: string, side: string, ticks: number, size: number) => ({
+      [this.key]: known.market,
+      received_at: microText(received),
+      at,
+      kind,
+      side,
+      price: (ticks / 10_000).toFixed(4),
+      size,
+      session: connection.session,
+    });
+    if (event.kind === "book") {
+      this.changeRows.push(row("reset", "bid", 0, 0));
+      const { bids, asks } = book.levels(Number.MAX_SAFE_INTEGER);
+      for (const [ticks, size] of bids) this.changeRows.push(row("snapshot", "bid", ticks, size));
+      for (const [ticks, size] of asks) this.changeRows.push(row("snapshot", "ask", ticks, size));
+      this.heal(known.market, received, connection);
+    } else {
+      for (const [side, ticks, size] of changed) this.changeRows.push(row("change", side, ticks, size));
+    }
+    connection.changes += changed.length;
+    this.totals.changes += changed.length;
+  }
+
+  /** Every market of the connection unproven from now: gaps open, the socket replaced. */
+  private replace(connection: Connection, cause: string) {
+    const ws = connection.ws;
+    this.openGaps(connection, cause);
+    this.endSession(connection, cause);
+    this.totals.reconnects += 1;
+    connection.ws = null;
+    ws?.terminate();
+    if (connection.ping) clearInterval(connection.ping);
+    this.open(connection);
+  }
+
+  /** A socket that closed or never opened: gaps open, a new one after the back-off. */
+  private lost(connection: Connection, ws: WebSocket, why: string) {
+    if (ws !== connection.ws || this.stopping) return;
+    connection.ws = null;
+    if (connection.ping) clearInterval(connection.ping);
+    this.openGaps(connection, "disconnect");
+    this.endSession(connection, why);
+    connection.failures += 1;
+    this.totals.reconnects += 1;
+    const base = this.options.backoffMs ?? 1_000;
+    const wait = Math.min(base * 2 ** (connection.failures - 1), this.options.maxBackoffMs ?? 30_000);
+    connection.retry = setTimeout(() => this.open(connection), wait);
+  }
+
+  private watch() {
+    const now = Date.now();
+    for (const connection of this.connections) {
+      if (connection.ws?.readyState !== WebSocket.OPEN) continue;
+      if (now - connection.lastData > (this.options.silenceMs ?? 30_000)) this.replace(connection, "silence");
+    }
+  }
+
+  private openGaps(connection: Connection, cause: string) {
+    const from = connection.lastData * 1000;
+    for (const target of connection.targets) {
+      if (this.gaps.has(target.market)) continue;
+      const gap = { from, cause, session: connection.session };
+      this.gaps.set(target.market, gap);
+      this.totals.gaps += 1;
+      this.gapRows.push(this.gapRow(target.market, gap, null, ""));
+    }
+  }
+
+  /** A fresh book for `market`: its open gap, if any, is closed. */
+  private heal(market: string, received: number, connection: Connection) {
+    connection.failures = 0;
+    const gap = this.gaps.get(market);
+    if (!gap) return;
+    this.gaps.delete(market);
+    this.gapRows.push(this.gapRow(market, gap, received, "resubscribe"));
+  }
+
+  private gapRow(market: string, gap: OpenGap, to: number | null, healedBy: string) {
+    return {
+      [this.key]: market,
+      from_ts: microText(gap.from),
+      to_ts: to === null ? null : microText(to),
+      cause: gap.cause,
+      healed_by: healedBy,
+      session: gap.session,
+      updated_at: microText(microsNow()),
+    };
+  }
+
+  private noteSessions() {
+    for (const connection of this.connections) if (connection.ws) this.noteSession(connection, null, "");
+  }
+
+  private endSession(connection: Connection, why: string) {
+    if (connection.session !== 0) this.noteSession(connection, microsNow(), why);
+  }
+
+  private noteSession(connection: Connection, closedAt: number | null, why: string) {
+    this.sessionRows.set(connection.session, {
+      session: connection.session,
+      opened_at: microText(connection.openedAt),
+      closed_at: closedAt === null ? null : microText(closedAt),
+      why,
+      markets: connection.targets.length,
+      messages: connection.messages,
+      changes: connection.changes,
+      trades: connection.trades,
+      updated_at: microText(microsNow()),
+    });
+  }
+
+  private async write(table: string, rows: readonly Record<string, unknown>[]): Promise<boolean> {
+    if (rows.length === 0) return true;
+    try {
+      await this.options.warehouse.insert(`${this.database}.${table}`, rows);
+      return true;
+    } catch (error) {
+      this.options.logger.info(
+        { source: this.database, table, error: String(error) },
+        "live: a write failed; kept for the next",
+      );
+      return false;
+    }
+  }
+
+  /** Writes what is buffered, one write after another. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(async () => {
+      const changes = this.changeRows;
+      const gaps = this.gapRows;
+      const sessions = [...this.sessionRows.values()];
+      this.changeRows = [];
+      this.gapRows = [];
+      this.sessionRows = new Map();
+      // Each table on its own: what one refused is kept for the next flush, what the others took is not sent twice.
+      if (!(await this.write("book_changes", changes))) this.changeRows.unshift(...changes);
+      if (!(await this.write("stream_gaps", gaps))) this.gapRows.unshift(...gaps);
+      if (!(await this.write("stream_sessions", sessions))) {
+        for (const row of sessions) {
+          const session = row.session as number;
+          if (!this.sessionRows.has(session)) this.sessionRows.set(session, row);
+        }
+      }
+    });
+    return this.flushing;
+  }
+}
