@@ -68,6 +68,21 @@ async function until(done: () => boolean | Promise<boolean>, ms = 20_000) {
   }
 }
 
+/** Holds the replay's books still, waits until no frame has arrived for 200 ms, then stops the capture. */
+async function settled(live: LiveCapture) {
+  harness.replay.live.hold(true);
+  try {
+    let seen = -1;
+    while (seen !== live.stats().messages) {
+      seen = live.stats().messages;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await live.stop();
+  } finally {
+    harness.replay.live.hold(false);
+  }
+}
+
 /** Each market's book now, rebuilt from the stored changes: its last reset, each level's last size since. */
 async function storedBooks(database: string, key: string) {
   const rows = await harness.warehouse.query<{ market: string; side: string; ticks: number; size: number }>(
@@ -114,10 +129,7 @@ describe("the live capture of Polymarket's market channel", () => {
     await live.start();
     await until(() => live.stats().changes > 200);
     // The books held still: the capture's last word is the replay's.
-    harness.replay.live.hold(true);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await live.stop();
-    harness.replay.live.hold(false);
+    await settled(live);
 
     expect(live.stats()).toMatchObject({ connections: 2, gaps: 0, rejected: 0 });
     const books = await storedBooks("polymarket", "id");
@@ -183,10 +195,7 @@ describe("the live capture of Kalshi's WebSocket", () => {
     await until(async () => (await gaps("kalshi")).filter((gap) => gap.healed).length === 2);
     harness.replay.live.setLiveFault({ kind: "duplicate", venue: "kalshi", times: 5 });
     await until(() => live.stats().changes > 300);
-    harness.replay.live.hold(true);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await live.stop();
-    harness.replay.live.hold(false);
+    await settled(live);
 
     expect(live.stats()).toMatchObject({ signed: true, notCaptured: null, rejected: 0 });
     const ledger = await gaps("kalshi");
@@ -234,6 +243,10 @@ describe("the scheduler's live worker", () => {
         live: true,
       },
     );
+    // The sessions of this test only: the ones before it followed a few markets each.
+    const [{ since } = { since: "" }] = await harness.warehouse.query<{ since: string }>(
+      "SELECT toString(now64(6)) AS since",
+    );
     scheduler.start();
     await scheduler.nextRun("kalshi");
     await until(() => (scheduler.state().kalshi?.live?.changes ?? 0) > 50);
@@ -245,7 +258,8 @@ describe("the scheduler's live worker", () => {
     const live = scheduler.state().kalshi?.live;
     expect(live).toMatchObject({ signed: true, connections: Math.ceil(open / kalshi.live.perConnection) });
     const [followed] = await harness.warehouse.query<{ markets: number }>(
-      "SELECT sum(markets) AS markets FROM kalshi.stream_sessions FINAL WHERE why = 'stopped' AND opened_at > now() - INTERVAL 1 MINUTE",
+      "SELECT sum(markets) AS markets FROM kalshi.stream_sessions FINAL WHERE why = 'stopped' AND opened_at >= {since:DateTime64(6, 'UTC')}",
+      { params: { since } },
     );
     expect(Number(followed?.markets)).toBe(open);
   });

@@ -73,6 +73,25 @@ async function connect(url: string, headers?: Record<string, string>) {
   return { ws, texts, pings, until };
 }
 
+/**
+ * Holds the replay's books still, waits until no frame has arrived for 200 ms (the last
+ * moves are on the wire), then closes: what the client read is all the replay sent.
+ */
+async function settled(client: Awaited<ReturnType<typeof connect>>) {
+  replay.live.hold(true);
+  try {
+    let seen = -1;
+    while (seen !== client.texts.length) {
+      seen = client.texts.length;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    client.ws.close();
+    await new Promise((resolve) => client.ws.once("close", resolve));
+  } finally {
+    replay.live.hold(false);
+  }
+}
+
 const polymarketEvents = (texts: readonly string[]) => texts.flatMap((text) => readPolymarketFrame(text).events);
 const kalshiFrames = (texts: readonly string[]) => texts.map(readKalshiFrame);
 
@@ -99,12 +118,12 @@ describe("the replay's Polymarket market channel", () => {
 
   it("sends each token's book, then changes that keep a followed book equal to the replay's, and its trades", async () => {
     const markets = polymarketMarkets(3);
+    const tapeBefore = replay.live.tape("polymarket").length;
     const client = await connect(replay.url.polymarketWs);
     client.ws.send(polymarketSubscribe(markets.flatMap(({ yes, no }) => [yes, no])));
     await client.until((texts) => polymarketEvents(texts).filter((e) => e.kind === "book").length === 6);
     await client.until((texts) => polymarketEvents(texts).filter((e) => e.kind === "trade").length >= 5);
-    client.ws.close();
-    await new Promise((resolve) => client.ws.once("close", resolve));
+    await settled(client);
 
     const events = polymarketEvents(client.texts);
     for (const { yes } of markets) {
@@ -115,9 +134,12 @@ describe("the replay's Polymarket market channel", () => {
       expect(book.levels(1_000), yes).toEqual(servedLevels(replay.live.bookOf(yes)));
     }
     const trades = events.filter((e): e is Extract<LiveEvent, { kind: "trade" }> => e.kind === "trade");
-    const tape = replay.live.tape("polymarket").filter((trade) => markets.some(({ yes }) => yes === trade.market));
+    const tape = replay.live
+      .tape("polymarket")
+      .slice(tapeBefore)
+      .filter((trade) => markets.some(({ yes }) => yes === trade.market));
     expect(trades.map((t) => [t.tradeId, t.book, t.ticks, t.size])).toEqual(
-      tape.slice(0, trades.length).map((t) => [t.id, t.market, t.cents * 100, t.size]),
+      tape.map((t) => [t.id, t.market, t.cents * 100, t.size]),
     );
     // Each change names both tokens: a bid for Yes at p is an ask for No at 1 − p.
     const change = readPolymarketFrame(client.texts.find((text) => text.includes("price_change")) as string);
@@ -183,14 +205,15 @@ describe("the replay's Kalshi WebSocket", () => {
 
   it("sends a snapshot and deltas in sequence that keep a followed book equal to the replay's, and pings", async () => {
     const tickers = kalshiTickers(3);
+    // Earlier tests' subscriptions traded these markets too: this client's trades start here.
+    const tapeBefore = replay.live.tape("kalshi").length;
     const client = await connect(replay.url.kalshiWs, signed());
     client.ws.send(kalshiSubscribe(1, ["orderbook_delta"], tickers));
     client.ws.send(kalshiSubscribe(2, ["trade"], tickers));
     await client.until((texts) => kalshiFrames(texts).filter((f) => f.events[0]?.kind === "delta").length > 30);
     await client.until((texts) => kalshiFrames(texts).filter((f) => f.events[0]?.kind === "trade").length >= 3);
     await client.until(() => client.pings.length > 0);
-    client.ws.close();
-    await new Promise((resolve) => client.ws.once("close", resolve));
+    await settled(client);
     expect(client.pings[0]).toBe("heartbeat");
 
     const frames = kalshiFrames(client.texts);
@@ -207,10 +230,16 @@ describe("the replay's Kalshi WebSocket", () => {
       expect(book.levels(1_000), ticker).toEqual(servedLevels(replay.live.bookOf(ticker)));
     }
     const trades = frames.flatMap((f) => f.events).filter((e) => e.kind === "trade");
-    const tape = replay.live.tape("kalshi").filter((trade) => tickers.includes(trade.market));
-    expect(trades.map((t) => (t.kind === "trade" ? t.tradeId : null))).toEqual(
-      tape.slice(0, trades.length).map((t) => t.id),
-    );
+    const tape = replay.live
+      .tape("kalshi")
+      .slice(tapeBefore)
+      .filter((trade) => tickers.includes(trade.market));
+    // The book moves from the first subscription on, the trades are heard from the second:
+    // what was heard is the tape from its first trade on, with no hole and none twice.
+    const ids = trades.map((t) => (t.kind === "trade" ? t.tradeId : null));
+    const first = tape.findIndex((trade) => trade.id === ids[0]);
+    expect(first).toBeGreaterThanOrEqual(0);
+    expect(ids).toEqual(tape.slice(first).map((t) => t.id));
   });
 
   it("adds and removes tickers, answering the full list, and unsubscribes with the sid's last seq", async () => {

@@ -26,17 +26,16 @@
  * answered, an abrupt close, a sequence gap, a duplicated frame, a malformed frame, 429 on
  * upgrades, and tokens that never get a first event.
  */
-import { constants, createPublicKey, type KeyObject, verify } from "node:crypto";
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
 import { replayLevels } from "./books";
-import { hashSeed, type Json, type KalshiCatalog, type PolymarketCatalog, tokenIdsOf } from "./catalog";
+import { hashSeed, type Json, type KalshiCatalog, type PolymarketCatalog } from "./catalog";
+import { createKalshiFeed } from "./live-kalshi";
+import { createPolymarketFeed } from "./live-polymarket";
 
 export const POLYMARKET_WS_PATH = "/polymarket-ws/ws/market";
 export const KALSHI_WS_PATH = "/kalshi/trade-api/ws/v2";
-/** The path Kalshi's signature covers: the upgrade's own path on the venue. */
-const KALSHI_SIGNED_PATH = "/trade-api/ws/v2";
 
 export type LiveVenue = "polymarket" | "kalshi";
 
@@ -118,46 +117,48 @@ interface ActiveFault extends LiveFault {
   left: number;
 }
 
-interface PolymarketSocket {
-  ws: WebSocket;
-  stalled: boolean;
-  tokens: Set<string>;
-  /** Tokens past the cap or subscribed while `silent-assets` held: they hear nothing. */
-  silent: Set<string>;
-  custom: boolean;
+/** What both feeds share: the catalogs, the books and tapes the replay keeps, the faults. */
+export interface LiveFeedContext {
+  catalogs: { polymarket: PolymarketCatalog; kalshi: KalshiCatalog };
+  options: LiveReplayOptions;
+  now: () => number;
+  tapes: Record<LiveVenue, ServedTrade[]>;
+  /** Whether a fault of this kind fires now (counting it down). */
+  faultOn(venue: LiveVenue, kind: LiveFaultKind): boolean;
+  /** Sends one data frame through the faults that touch frames; false when a stall swallowed it. */
+  sendData(venue: LiveVenue, socket: { ws: WebSocket; stalled: boolean }, text: string): boolean;
+  /** The book the replay keeps for `key`, made around `yes` the first time. */
+  servedBook(key: string, yes: number): ServedBook;
+  /** One move of a book at step `step`: a level set anew, or a trade at the best level. */
+  move(key: string, book: ServedBook, step: number): BookMove;
+  /** The markets moved this tick, among `keys`. */
+  pick(keys: string[]): string[];
+  /** The clock's step. */
+  tick(): number;
 }
 
-interface KalshiSubscription {
-  sid: number;
-  channel: string;
-  tickers: Set<string> | null;
-  seq: number;
-}
-
-interface KalshiSocket {
-  ws: WebSocket;
-  stalled: boolean;
-  signed: boolean;
-  subscriptions: Map<number, KalshiSubscription>;
+export interface BookMove {
+  kind: "trade" | "level";
+  side: "bid" | "ask";
+  cents: number;
+  size: number;
+  /** The level's size before the move and after it. */
+  before: number;
+  left: number;
 }
 
 /** Attaches both feeds to the replay's HTTP server (its `upgrade` event). */
 export function attachLiveReplay(
-  server: import("node:http").Server,
+  server: Server,
   catalogs: { polymarket: PolymarketCatalog; kalshi: KalshiCatalog },
   options: LiveReplayOptions = {},
 ): LiveReplay {
   const now = options.now ?? Date.now;
-  const assetCap = options.assetCap ?? 500;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
-  const publicKey: KeyObject | null = options.kalshiPublicKey ? createPublicKey(options.kalshiPublicKey) : null;
   const books = new Map<string, ServedBook>();
   const tapes: Record<LiveVenue, ServedTrade[]> = { polymarket: [], kalshi: [] };
   const sent: Record<LiveVenue, number> = { polymarket: 0, kalshi: 0 };
-  const polymarketSockets = new Set<PolymarketSocket>();
-  const kalshiSockets = new Set<KalshiSocket>();
   let fault: ActiveFault | null = null;
-  let nextSid = 1;
   let tick = 0;
   let held = false;
 
@@ -179,22 +180,6 @@ export function attachLiveReplay(
     return true;
   };
 
-  // ---- the books and their moves ----
-
-  function polymarketBook(token: string): { book: ServedBook; yesToken: string; noToken: string | null } | null {
-    const ref = catalogs.polymarket.findByToken(token);
-    if (!ref || ref.market.closed === true) return null;
-    const tokens = tokenIdsOf(ref.market);
-    const yesToken = tokens[0] ?? token;
-    return { book: servedBook(yesToken, yesPrice(ref.market)), yesToken, noToken: tokens[1] ?? null };
-  }
-
-  function kalshiBook(ticker: string): ServedBook | null {
-    const ref = catalogs.kalshi.findMarket(ticker);
-    if (ref?.market.status !== "active") return null;
-    return servedBook(ticker, Number(ref.market.last_price_dollars ?? ref.market.yes_bid_dollars ?? 0.5));
-  }
-
   function servedBook(key: string, yes: number): ServedBook {
     let book = books.get(key);
     if (!book) {
@@ -206,7 +191,7 @@ export function attachLiveReplay(
   }
 
   /** One move of a book: a level set anew, or a trade that takes from the best level. */
-  function move(key: string, book: ServedBook, step: number) {
+  function move(key: string, book: ServedBook, step: number): BookMove {
     const random = hashSeed(`${key}:${step}`);
     const trade = (random % 1000) / 1000 < (options.tradeShare ?? 0.25);
     const side: "bid" | "ask" = random % 2 === 0 ? "bid" : "ask";
@@ -235,364 +220,26 @@ export function attachLiveReplay(
     return { kind: "level" as const, side, cents, size, before, left: size };
   }
 
+  const polymarketFeed = createPolymarketFeed(context());
+  const kalshiFeed = createKalshiFeed(context());
+  const polymarketSockets = polymarketFeed.sockets;
+  const kalshiSockets = kalshiFeed.sockets;
+
+  function context(): LiveFeedContext {
+    return { catalogs, options, now, tapes, faultOn, sendData, servedBook, move, pick, tick: () => tick };
+  }
+
   const timer = setInterval(() => {
     if (held) return;
     tick += 1;
-    movePolymarket();
-    moveKalshi();
+    polymarketFeed.move();
+    kalshiFeed.move();
   }, options.tickMs ?? 200);
   timer.unref();
-
-  function subscribedKeys<T>(sockets: Iterable<T>, keysOf: (socket: T) => Iterable<string>): string[] {
-    const keys = new Set<string>();
-    for (const socket of sockets) for (const key of keysOf(socket)) keys.add(key);
-    return [...keys];
-  }
 
   function pick(keys: string[]): string[] {
     const count = Math.min(keys.length, options.changesPerTick ?? 20);
     return Array.from({ length: count }, (_, i) => keys[(tick * count + i) % keys.length] as string);
-  }
-
-  function movePolymarket() {
-    const tokens = subscribedKeys(polymarketSockets, (socket) => socket.tokens);
-    const yesTokens = [...new Set(tokens.map((token) => polymarketBook(token)?.yesToken).filter(isText))];
-    for (const yesToken of pick(yesTokens)) {
-      const found = polymarketBook(yesToken);
-      if (!found) continue;
-      const { book, noToken } = found;
-      const change = move(yesToken, book, tick);
-      const at = now();
-      const market = String(catalogs.polymarket.findByToken(yesToken)?.market.conditionId ?? "");
-      const audience = [...polymarketSockets].filter(
-        (s) => hearing(s, yesToken) || (noToken !== null && hearing(s, noToken)),
-      );
-      const best = (levels: Map<number, number>, side: "bid" | "ask") => price(bestOf(levels, side));
-      const bestFlipped = (levels: Map<number, number>, side: "bid" | "ask") => {
-        const cents = bestOf(levels, side);
-        return price(cents === null ? null : 100 - cents);
-      };
-      let frame: string;
-      if (change.kind === "trade") {
-        const id = `0x${hashSeed(`${yesToken}:${tick}:trade`).toString(16).padStart(8, "0")}${tick.toString(16).padStart(56, "0")}`;
-        const side = change.side === "bid" ? "SELL" : "BUY";
-        tapes.polymarket.push({ id, market: yesToken, at, cents: change.cents, size: change.size, side });
-        frame = JSON.stringify({
-          asset_id: yesToken,
-          event_type: "last_trade_price",
-          fee_rate_bps: "0",
-          market,
-          price: String(change.cents / 100),
-          side,
-          size: String(change.size),
-          timestamp: String(at),
-          transaction_hash: id,
-        });
-        for (const socket of audience) sendData("polymarket", socket, frame);
-      }
-      const hash = hashSeed(`${yesToken}:${tick}`).toString(16).padStart(40, "0");
-      const yesSide = change.side === "bid" ? "BUY" : "SELL";
-      const changes = [
-        {
-          asset_id: yesToken,
-          price: String(change.cents / 100),
-          size: String(change.left),
-          side: yesSide,
-          hash,
-          best_bid: best(book.bids, "bid"),
-          best_ask: best(book.asks, "ask"),
-        },
-        ...(noToken
-          ? [
-              {
-                asset_id: noToken,
-                price: String((100 - change.cents) / 100),
-                size: String(change.left),
-                side: yesSide === "BUY" ? "SELL" : "BUY",
-                hash,
-                best_bid: bestFlipped(book.asks, "ask"),
-                best_ask: bestFlipped(book.bids, "bid"),
-              },
-            ]
-          : []),
-      ];
-      frame = JSON.stringify({ market, price_changes: changes, timestamp: String(at), event_type: "price_change" });
-      for (const socket of audience) {
-        if (faultOn("polymarket", "gap")) continue;
-        sendData("polymarket", socket, frame);
-      }
-    }
-  }
-
-  function moveKalshi() {
-    // The markets named by any subscription: a trade channel for every market names none.
-    const tickers = subscribedKeys(kalshiSockets, (socket) =>
-      [...socket.subscriptions.values()].flatMap((s) => [...(s.tickers ?? [])]),
-    );
-    for (const ticker of pick(tickers)) {
-      const book = kalshiBook(ticker);
-      if (!book) continue;
-      const step = tick;
-      const change = move(ticker, book, step);
-      const at = now();
-      const deltaSide = change.side === "bid" ? "yes" : "no";
-      const deltaPrice = change.side === "bid" ? change.cents : 100 - change.cents;
-      const delta = Math.round((change.left - change.before) * 100) / 100;
-      if (change.kind === "trade") {
-        const id = uuidOf(`${ticker}:${step}`);
-        const takerSide = change.side === "bid" ? "no" : "yes";
-        tapes.kalshi.push({ id, market: ticker, at, cents: change.cents, size: change.size, side: takerSide });
-        for (const socket of kalshiSockets) {
-          for (const subscription of socket.subscriptions.values()) {
-            if (subscription.channel !== "trade" || (subscription.tickers && !subscription.tickers.has(ticker)))
-              continue;
-            sendKalshi(socket, subscription, "trade", {
-              trade_id: id,
-              market_ticker: ticker,
-              yes_price_dollars: dollars(change.cents),
-              no_price_dollars: dollars(100 - change.cents),
-              count_fp: change.size.toFixed(2),
-              taker_side: takerSide,
-              taker_outcome_side: takerSide,
-              ts: Math.floor(at / 1000),
-            });
-          }
-        }
-      }
-      if (delta === 0) continue;
-      for (const socket of kalshiSockets) {
-        for (const subscription of socket.subscriptions.values()) {
-          if (subscription.channel !== "orderbook_delta" || !subscription.tickers?.has(ticker)) continue;
-          sendKalshi(socket, subscription, "orderbook_delta", {
-            market_ticker: ticker,
-            price_dollars: dollars(deltaPrice),
-            delta_fp: delta.toFixed(2),
-            side: deltaSide,
-            ts: new Date(at).toISOString(),
-          });
-        }
-      }
-    }
-  }
-
-  function sendKalshi(socket: KalshiSocket, subscription: KalshiSubscription, type: string, msg: Json) {
-    subscription.seq += 1;
-    if (faultOn("kalshi", "gap")) subscription.seq += 1;
-    // A stall loses what it would have sent; the numbers move on all the same, as the venue's do.
-    sendData("kalshi", socket, JSON.stringify({ type, sid: subscription.sid, seq: subscription.seq, msg }));
-  }
-
-  // ---- Polymarket's socket ----
-
-  function hearing(socket: PolymarketSocket, token: string): boolean {
-    return socket.tokens.has(token) && !socket.silent.has(token);
-  }
-
-  function openPolymarket(ws: WebSocket) {
-    const socket: PolymarketSocket = { ws, stalled: false, tokens: new Set(), silent: new Set(), custom: false };
-    polymarketSockets.add(socket);
-    const deadline = setTimeout(() => {
-      if (socket.tokens.size === 0) ws.close(1008, "no subscription");
-    }, options.subscribeWithinMs ?? 10_000);
-    ws.on("close", () => {
-      clearTimeout(deadline);
-      polymarketSockets.delete(socket);
-    });
-    ws.on("message", (data, binary) => {
-      const text = binary ? "" : data.toString();
-      if (text === "PING") return ws.send("PONG");
-      let command: Json;
-      try {
-        command = JSON.parse(text) as Json;
-      } catch {
-        return;
-      }
-      const tokens = Array.isArray(command.assets_ids) ? command.assets_ids.map(String) : [];
-      if (command.operation === "unsubscribe") {
-        for (const token of tokens) {
-          socket.tokens.delete(token);
-          socket.silent.delete(token);
-        }
-        return;
-      }
-      if (command.custom_feature_enabled === true) socket.custom = true;
-      const added = tokens.filter((token) => !socket.tokens.has(token));
-      for (const token of added) {
-        socket.tokens.add(token);
-        if (socket.tokens.size > assetCap || faultOn("polymarket", "silent-assets")) socket.silent.add(token);
-      }
-      const dumps = added
-        .filter((token) => !socket.silent.has(token))
-        .map(bookEvent)
-        .filter(isObject);
-      if (options.bookFrames === "array" && dumps.length > 0) {
-        sendData("polymarket", socket, JSON.stringify(dumps));
-      } else {
-        for (const dump of dumps) sendData("polymarket", socket, JSON.stringify(dump));
-      }
-    });
-  }
-
-  function bookEvent(token: string): Json | null {
-    const found = polymarketBook(token);
-    if (!found) return null;
-    const { book, yesToken } = found;
-    const yes = token === yesToken;
-    const flip = (levels: Map<number, number>) =>
-      [...levels].map(([cents, size]): [number, number] => [100 - cents, size]);
-    const bids = yes ? [...book.bids] : flip(book.asks);
-    const asks = yes ? [...book.asks] : flip(book.bids);
-    const level = ([cents, size]: [number, number]) => ({ price: String(cents / 100), size: String(size) });
-    const at = now();
-    // The CLOB lists both sides worst first (PM line 1).
-    return {
-      market: String(catalogs.polymarket.findByToken(token)?.market.conditionId ?? ""),
-      asset_id: token,
-      timestamp: String(at),
-      hash: hashSeed(`${token}:${at}`).toString(16).padStart(40, "0"),
-      bids: bids.sort(([a], [b]) => a - b).map(level),
-      asks: asks.sort(([a], [b]) => b - a).map(level),
-      tick_size: "0.01",
-      event_type: "book",
-    };
-  }
-
-  // ---- Kalshi's socket ----
-
-  function signedUpgrade(request: IncomingMessage): "signed" | "unsigned" | "forbidden" {
-    const key = request.headers["kalshi-access-key"];
-    const timestamp = request.headers["kalshi-access-timestamp"];
-    const signature = request.headers["kalshi-access-signature"];
-    if (key === undefined && timestamp === undefined && signature === undefined) return "unsigned";
-    if (!publicKey || typeof timestamp !== "string" || typeof signature !== "string") return "forbidden";
-    const valid = verify(
-      "sha256",
-      Buffer.from(`${timestamp}GET${KALSHI_SIGNED_PATH}`),
-      { key: publicKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST },
-      Buffer.from(signature, "base64"),
-    );
-    return valid ? "signed" : "forbidden";
-  }
-
-  function openKalshi(ws: WebSocket, signed: boolean) {
-    const socket: KalshiSocket = { ws, stalled: false, signed, subscriptions: new Map() };
-    kalshiSockets.add(socket);
-    const heartbeat = setInterval(() => ws.ping("heartbeat"), options.pingMs ?? 10_000);
-    ws.on("close", () => {
-      clearInterval(heartbeat);
-      kalshiSockets.delete(socket);
-    });
-    const answer = (body: Json) => ws.send(JSON.stringify(body));
-    const error = (id: unknown, code: number, msg: string) => answer({ id, type: "error", msg: { code, msg } });
-    ws.on("message", (data) => {
-      let command: Json;
-      try {
-        command = JSON.parse(data.toString()) as Json;
-      } catch {
-        return error(0, 1, "Unable to process message");
-      }
-      const id = command.id;
-      const params = (command.params ?? {}) as Json;
-      if (command.cmd === "subscribe") {
-        const channels = Array.isArray(params.channels) ? params.channels.map(String) : [];
-        if (channels.length === 0) return error(id, 3, "Channels required");
-        const tickers = Array.isArray(params.market_tickers)
-          ? params.market_tickers.map(String)
-          : typeof params.market_ticker === "string"
-            ? [params.market_ticker]
-            : null;
-        for (const channel of channels) {
-          if (!["orderbook_delta", "trade", "ticker", "market_lifecycle_v2"].includes(channel)) {
-            error(id, 8, "Unknown channel name");
-            continue;
-          }
-          if (channel === "orderbook_delta" && !socket.signed) {
-            error(id, 9, "Authentication required");
-            continue;
-          }
-          if (channel === "orderbook_delta" && !tickers) {
-            error(id, 14, "Market ticker required");
-            continue;
-          }
-          const subscription: KalshiSubscription = {
-            sid: nextSid++,
-            channel,
-            tickers: tickers ? new Set(tickers) : null,
-            seq: 0,
-          };
-          socket.subscriptions.set(subscription.sid, subscription);
-          answer({ id, type: "subscribed", msg: { channel, sid: subscription.sid } });
-          if (channel === "orderbook_delta") snapshots(socket, subscription, tickers ?? []);
-        }
-        return;
-      }
-      if (command.cmd === "update_subscription") {
-        const sids = Array.isArray(params.sids) ? params.sids : params.sid !== undefined ? [params.sid] : [];
-        if (sids.length !== 1) return error(id, 12, "Exactly one sid required");
-        const subscription = socket.subscriptions.get(Number(sids[0]));
-        if (!subscription) return error(id, 7, "Unknown subscription id");
-        const tickers = Array.isArray(params.market_tickers) ? params.market_tickers.map(String) : [];
-        subscription.tickers ??= new Set();
-        if (params.action === "add_markets") {
-          const added = tickers.filter((ticker) => !subscription.tickers?.has(ticker));
-          for (const ticker of added) subscription.tickers.add(ticker);
-          if (subscription.channel === "orderbook_delta") snapshots(socket, subscription, added);
-        } else if (params.action === "delete_markets") {
-          for (const ticker of tickers) subscription.tickers.delete(ticker);
-        } else {
-          return error(id, 13, "Unsupported action");
-        }
-        return answer({
-          id,
-          sid: subscription.sid,
-          seq: subscription.seq,
-          type: "ok",
-          msg: { market_tickers: [...subscription.tickers] },
-        });
-      }
-      if (command.cmd === "unsubscribe") {
-        const sids = Array.isArray(params.sids) ? params.sids.map(Number) : [];
-        if (sids.length === 0) return error(id, 4, "Sids required");
-        for (const sid of sids) {
-          const subscription = socket.subscriptions.get(sid);
-          if (!subscription) {
-            error(id, 7, "Unknown subscription id");
-            continue;
-          }
-          socket.subscriptions.delete(sid);
-          answer({ id, sid, seq: subscription.seq, type: "unsubscribed" });
-        }
-        return;
-      }
-      if (command.cmd === "list_subscriptions") {
-        return answer({
-          id,
-          type: "ok",
-          msg: [...socket.subscriptions.values()].map(({ channel, sid }) => ({ channel, sid })),
-        });
-      }
-      return error(id, 5, "Unknown command");
-    });
-  }
-
-  function snapshots(socket: KalshiSocket, subscription: KalshiSubscription, tickers: readonly string[]) {
-    for (const ticker of tickers) {
-      const book = kalshiBook(ticker);
-      if (!book && !catalogs.kalshi.findMarket(ticker)) {
-        socket.ws.send(
-          JSON.stringify({ id: 0, type: "error", msg: { code: 16, msg: "Market not found", market_ticker: ticker } }),
-        );
-        continue;
-      }
-      const yes = [...(book?.bids ?? [])].sort(([a], [b]) => a - b).map(([c, s]) => [dollars(c), s.toFixed(2)]);
-      const no = [...(book?.asks ?? [])].map(([c, s]): [number, number] => [100 - c, s]).sort(([a], [b]) => a - b);
-      sendKalshi(socket, subscription, "orderbook_snapshot", {
-        market_ticker: ticker,
-        market_id: uuidOf(ticker),
-        ...(yes.length ? { yes_dollars_fp: yes } : {}),
-        ...(no.length ? { no_dollars_fp: no.map(([c, s]) => [dollars(c), s.toFixed(2)]) } : {}),
-      });
-    }
   }
 
   // ---- the upgrade ----
@@ -603,11 +250,11 @@ export function attachLiveReplay(
       path === POLYMARKET_WS_PATH ? "polymarket" : path === KALSHI_WS_PATH ? "kalshi" : null;
     if (!venue) return refuse(socket, 404, "Not Found");
     if (faultOn(venue, "refuse-upgrade")) return refuse(socket, 429, "Too Many Requests");
-    const signed = venue === "kalshi" ? signedUpgrade(request) : "unsigned";
+    const signed = venue === "kalshi" ? kalshiFeed.signedUpgrade(request) : "unsigned";
     if (signed === "forbidden") return refuse(socket, 403, "Forbidden");
     wss.handleUpgrade(request, socket, head, (ws) => {
-      if (venue === "polymarket") openPolymarket(ws);
-      else openKalshi(ws, signed === "signed");
+      if (venue === "polymarket") polymarketFeed.open(ws);
+      else kalshiFeed.open(ws, signed === "signed");
     });
   });
 
@@ -641,7 +288,7 @@ function refuse(socket: Duplex, status: number, text: string) {
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 
-function bestOf(levels: Map<number, number>, side: "bid" | "ask"): number | null {
+export function bestOf(levels: Map<number, number>, side: "bid" | "ask"): number | null {
   let best: number | null = null;
   for (const cents of levels.keys()) {
     if (best === null || (side === "bid" ? cents > best : cents < best)) best = cents;
@@ -649,13 +296,13 @@ function bestOf(levels: Map<number, number>, side: "bid" | "ask"): number | null
   return best;
 }
 
-function price(cents: number | null): string {
+export function price(cents: number | null): string {
   return cents === null ? (0).toString() : String(cents / 100);
 }
 
-const dollars = (cents: number) => (cents / 100).toFixed(4);
+export const dollars = (cents: number) => (cents / 100).toFixed(4);
 
-function yesPrice(market: Json): number {
+export function yesPrice(market: Json): number {
   try {
     return Number((JSON.parse(String(market.outcomePrices ?? '["0.5"]')) as string[])[0] ?? 0.5);
   } catch {
@@ -664,10 +311,17 @@ function yesPrice(market: Json): number {
 }
 
 /** A stable UUID-shaped id from text. */
-function uuidOf(text: string): string {
+export function uuidOf(text: string): string {
   const hex = [0, 1, 2, 3].map((i) => hashSeed(`${text}:${i}`).toString(16).padStart(8, "0")).join("");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-const isText = (value: string | undefined): value is string => typeof value === "string";
-const isObject = (value: Json | null): value is Json => value !== null;
+export const isText = (value: string | undefined): value is string => typeof value === "string";
+export const isObject = (value: Json | null): value is Json => value !== null;
+
+/** Every key any socket is subscribed to, once. */
+export function subscribedKeys<T>(sockets: Iterable<T>, keysOf: (socket: T) => Iterable<string>): string[] {
+  const keys = new Set<string>();
+  for (const socket of sockets) for (const key of keysOf(socket)) keys.add(key);
+  return [...keys];
+}
