@@ -197,8 +197,11 @@ export class LiveCapture {
     for (const timer of this.timers) clearInterval(timer);
     for (const connection of this.connections) {
       if (connection.retry) clearTimeout(connection.retry);
-      this.endSession(connection, "stopped");
+      if (connection.ping) clearInterval(connection.ping);
+      // A socket waiting out its back-off has its session closed already, with its own why.
+      if (connection.ws) this.endSession(connection, "stopped");
       connection.ws?.terminate();
+      connection.ws = null;
     }
     await this.flush();
   }
