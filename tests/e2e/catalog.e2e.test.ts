@@ -25,8 +25,8 @@ describe("the data catalog", () => {
     const { page } = wide;
     await page.goto(`${baseUrl}/datasets`);
     const cards = page.getByTestId("table-card");
-    await expect.poll(() => cards.count()).toBe(32);
-    await expect.poll(() => page.getByText("rows •").count(), { timeout: 30_000 }).toBe(32);
+    await expect.poll(() => cards.count()).toBe(38);
+    await expect.poll(() => page.getByText("rows •").count(), { timeout: 30_000 }).toBe(38);
     expect(await page.getByRole("button", { name: "import data" }).isDisabled()).toBe(true);
     await wide.screenshot("catalog-1440");
 
@@ -90,9 +90,10 @@ describe("the data catalog", () => {
     await dock.waitFor();
     const search = page.getByRole("searchbox", { name: "Search tables" });
     await expect.poll(() => search.count()).toBe(1);
-    // Snapshots, latest state, prices, daily closes, trades, the coverage ledger, the books, the as-of views and the resolutions.
+    // Snapshots, latest state, prices, daily closes, trades, the coverage ledger, the books, the as-of views, the
+    // resolutions and the live feed's book changes, sessions and gaps.
     await search.fill("polymarket");
-    await expect.poll(() => page.getByTestId("table-card").count()).toBe(15);
+    await expect.poll(() => page.getByTestId("table-card").count()).toBe(18);
     await phone.screenshot("catalog-390");
     await page.getByTestId("table-card").filter({ hasText: "polymarket.events" }).first().click();
     await page.getByRole("heading", { level: 1, name: "polymarket.events" }).waitFor();
