@@ -62,6 +62,20 @@ export const ZHistoryProgress = z.object({
 });
 export type HistoryProgress = z.infer<typeof ZHistoryProgress>;
 
+export const ZLiveFeed = z.object({
+  connections: z.number().int().nonnegative(),
+  open: z.number().int().nonnegative(),
+  messages: z.number().int().nonnegative(),
+  book_changes: z.number().int().nonnegative(),
+  trades: z.number().int().nonnegative(),
+  gaps: z.number().int().nonnegative(),
+  reconnects: z.number().int().nonnegative(),
+  signed: z.boolean(),
+  /** What this capture does not take (Kalshi's books without a key), or null. */
+  not_captured: z.string().nullable(),
+});
+export type LiveFeed = z.infer<typeof ZLiveFeed>;
+
 export const ZSourceSync = z.object({
   status: ZSourceSyncStatus,
   is_backfilling: z.boolean(),
@@ -80,6 +94,12 @@ export const ZSourceSync = z.object({
    * venue's own limit the last minute used (0–1). Empty where no scheduler runs here.
    */
   limits_used: z.record(z.string(), z.number().nonnegative()),
+  /**
+   * The venue's live feed as the capture follows it (`SYNC_WORKERS` live): sockets, what
+   * they read, the gaps opened in `<venue>.stream_gaps`, and what an unsigned connection
+   * does not capture. Null where no capture runs here (or before the first snapshot).
+   */
+  live_feed: ZLiveFeed.nullable(),
 });
 export type SourceSync = z.infer<typeof ZSourceSync>;
 

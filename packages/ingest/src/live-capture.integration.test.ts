@@ -14,6 +14,7 @@ import { createScheduler } from "./scheduler";
 import type { Source } from "./source";
 import { kalshi } from "./sources/kalshi";
 import { polymarket } from "./sources/polymarket";
+import { getSyncStatus } from "./status";
 import { type Harness, startHarness } from "./testing/harness";
 import { openKalshiTickers, openPolymarketMarkets } from "./testing/live-markets";
 
@@ -209,6 +210,31 @@ describe("the live capture of Kalshi's WebSocket", () => {
       expect(books.get(ticker) ?? { bids: [], asks: [] }, ticker).toEqual(servedLevels(ticker));
   });
 
+  it("adds the markets listed since and drops those that closed, closing a socket left with none", async () => {
+    const [first, second, third] = openKalshiTickers(harness.replay.kalshi, 3) as [string, string, string];
+    const follow = (tickers: string[]) => tickers.map((ticker) => ({ market: ticker, books: [ticker] }));
+    const live = capture(narrow(kalshi, 1), follow([first, second]));
+    await live.start();
+    await until(() => live.bookOf(first)?.bids.length !== undefined && live.stats().changes > 20);
+    expect(await live.retarget(follow([second, third]))).toEqual({ added: 1, dropped: 1 });
+    const resetsOf = async (ticker: string) => {
+      const [row] = await harness.warehouse.query<{ n: number }>(
+        "SELECT count() AS n FROM kalshi.book_changes WHERE ticker = {ticker:String} AND kind = 'reset'",
+        { params: { ticker } },
+      );
+      return Number(row?.n);
+    };
+    await until(async () => (await resetsOf(third)) > 0);
+    await settled(live);
+    expect(live.stats().connections).toBe(2);
+    expect(live.bookOf(first)).toBeUndefined();
+    expect(live.bookOf(third)).toEqual(servedLevels(third));
+    const sessions = await harness.warehouse.query<{ why: string; markets: number }>(
+      "SELECT why, markets FROM kalshi.stream_sessions FINAL WHERE why = 'markets closed'",
+    );
+    expect(sessions.map((session) => [session.why, Number(session.markets)])).toEqual([["markets closed", 1]]);
+  });
+
   it("says, unsigned, that the books are not captured, and still counts the trades", async () => {
     const tickers = openKalshiTickers(harness.replay.kalshi, 3);
     const live = capture(
@@ -254,6 +280,11 @@ describe("the scheduler's live worker", () => {
       "SELECT count() AS open FROM kalshi.markets_latest FINAL WHERE status IN ('active', 'open')",
     );
     const open = Number(row?.open);
+    // The status says what the capture reads, and that Polymarket's (not scheduled here) runs not.
+    const status = await getSyncStatus(harness.warehouse, scheduler.state());
+    expect(status.sources.kalshi.live_feed).toMatchObject({ signed: true, not_captured: null });
+    expect(status.sources.kalshi.live_feed?.book_changes).toBeGreaterThan(50);
+    expect(status.sources.polymarket.live_feed).toBeNull();
     await scheduler.stop();
     const live = scheduler.state().kalshi?.live;
     expect(live).toMatchObject({ signed: true, connections: Math.ceil(open / kalshi.live.perConnection) });

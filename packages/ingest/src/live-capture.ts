@@ -78,6 +78,8 @@ interface Connection {
   index: number;
   targets: readonly LiveTarget[];
   ws: WebSocket | null;
+  /** Closed for good: every market it followed left the feed. */
+  retired: boolean;
   session: number;
   openedAt: number;
   lastData: number;
@@ -117,6 +119,8 @@ export class LiveCapture {
   /** Book id → the market it is a book of, and whether it is the Yes book. */
   private readonly bookIds = new Map<string, { market: string; yes: boolean; connection: Connection }>();
   private readonly books = new Map<string, LiveBook>();
+  /** The markets followed now. */
+  private readonly targets = new Map<string, LiveTarget>();
   private readonly gaps = new Map<string, OpenGap>();
   private changeRows: Record<string, unknown>[] = [];
   private gapRows: Record<string, unknown>[] = [];
@@ -139,13 +143,52 @@ export class LiveCapture {
     const targets =
       this.options.targets ??
       (await this.options.warehouse.query<{ market: string; books: string[] }>(this.live.targetsSql));
+    const connections = this.addConnections(targets);
+    this.timers.push(setInterval(() => this.watch(), this.options.watchEveryMs ?? 1_000));
+    this.timers.push(setInterval(() => void this.flush(), this.options.flushMs ?? 1_000));
+    this.timers.push(setInterval(() => this.noteSessions(), 60_000));
+    for (const timer of this.timers) timer.unref();
+    await this.openAll(connections);
+  }
+
+  /** Follows the source's open markets as the latest snapshot has them (`retarget`). */
+  async refresh(): Promise<{ added: number; dropped: number }> {
+    return this.retarget(await this.options.warehouse.query<LiveTarget>(this.live.targetsSql));
+  }
+
+  /**
+   * Follows the markets open now (a snapshot's `targetsSql`): new ones on sockets of their
+   * own, opened one at a time; those no longer open are dropped (a gap still open for one
+   * ends with `healed_by = 'closed'`), and a socket left with none of its markets is closed.
+   */
+  async retarget(targets: readonly LiveTarget[]): Promise<{ added: number; dropped: number }> {
+    const wanted = new Set(targets.map((target) => target.market));
+    const dropped = [...this.targets.keys()].filter((market) => !wanted.has(market));
+    for (const market of dropped) this.drop(market);
+    for (const connection of this.connections) {
+      if (connection.retired || connection.targets.some((target) => this.targets.has(target.market))) continue;
+      connection.retired = true;
+      if (connection.retry) clearTimeout(connection.retry);
+      if (connection.ping) clearInterval(connection.ping);
+      if (connection.ws) this.endSession(connection, "markets closed");
+      connection.ws?.terminate();
+      connection.ws = null;
+    }
+    const fresh = targets.filter((target) => !this.targets.has(target.market));
+    await this.openAll(this.addConnections(fresh));
+    return { added: fresh.length, dropped: dropped.length };
+  }
+
+  private addConnections(targets: readonly LiveTarget[]): Connection[] {
     const per = this.live.perConnection;
-    for (let index = 0; index * per < targets.length; index++) {
-      const group = targets.slice(index * per, (index + 1) * per);
+    const added: Connection[] = [];
+    for (let start = 0; start < targets.length; start += per) {
+      const group = targets.slice(start, start + per);
       const connection: Connection = {
-        index,
+        index: this.connections.length,
         targets: group,
         ws: null,
+        retired: false,
         session: 0,
         openedAt: 0,
         lastData: 0,
@@ -158,27 +201,40 @@ export class LiveCapture {
         retry: null,
       };
       this.connections.push(connection);
+      added.push(connection);
       for (const target of group) {
         for (const book of target.books) {
           this.bookIds.set(book, { market: target.market, yes: book === target.books[0], connection });
         }
+        this.targets.set(target.market, target);
         this.books.set(target.market, new LiveBook());
       }
     }
-    this.timers.push(setInterval(() => this.watch(), this.options.watchEveryMs ?? 1_000));
-    this.timers.push(setInterval(() => void this.flush(), this.options.flushMs ?? 1_000));
-    this.timers.push(setInterval(() => this.noteSessions(), 60_000));
-    for (const timer of this.timers) timer.unref();
-    for (const connection of this.connections) {
+    return added;
+  }
+
+  private async openAll(connections: readonly Connection[]) {
+    for (const connection of connections) {
       if (this.stopping) break;
       this.open(connection);
       await new Promise((resolve) => setTimeout(resolve, this.options.openEveryMs ?? 200));
     }
   }
 
+  /** A market no longer followed: its books are not read, a gap still open for it ends. */
+  private drop(market: string) {
+    for (const book of this.targets.get(market)?.books ?? []) this.bookIds.delete(book);
+    this.targets.delete(market);
+    this.books.delete(market);
+    const gap = this.gaps.get(market);
+    if (!gap) return;
+    this.gaps.delete(market);
+    this.gapRows.push(this.gapRow(market, gap, microsNow(), "closed"));
+  }
+
   stats(): LiveCaptureStats {
     return {
-      connections: this.connections.length,
+      connections: this.connections.filter((c) => !c.retired).length,
       open: this.connections.filter((c) => c.ws?.readyState === WebSocket.OPEN).length,
       ...this.totals,
       signed: this.signed,
@@ -207,7 +263,7 @@ export class LiveCapture {
   }
 
   private open(connection: Connection) {
-    if (this.stopping) return;
+    if (this.stopping || connection.retired) return;
     const { headers, signed } = this.live.connect(this.options.config, Date.now());
     this.signed = signed;
     const ws = new WebSocket(this.live.url(this.options.config), { headers, maxPayload: 16 * 1024 * 1024 });
@@ -339,7 +395,7 @@ export class LiveCapture {
   private openGaps(connection: Connection, cause: string) {
     const from = connection.lastData * 1000;
     for (const target of connection.targets) {
-      if (this.gaps.has(target.market)) continue;
+      if (this.gaps.has(target.market) || !this.targets.has(target.market)) continue;
       const gap = { from, cause, session: connection.session };
       this.gaps.set(target.market, gap);
       this.totals.gaps += 1;

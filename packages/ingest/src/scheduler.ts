@@ -14,7 +14,7 @@
  * (`sync/books.ts`, beside the loop, one capture per source at a time), and the cross-venue
  * matcher runs, at the cadence `crossvenue/cadence.ts` keeps. With `live`, each source's
  * live feed is followed from its first snapshot that succeeded until `stop()`
- * (`live-capture.ts`), over the open markets of that snapshot.
+ * (`live-capture.ts`), over the open markets of the latest snapshot.
  */
 import { setTimeout as delay } from "node:timers/promises";
 import type { Adjudicator } from "./crossvenue/adjudication";
@@ -134,15 +134,24 @@ export function createScheduler(given: SyncDeps, options: SchedulerOptions): Sch
             .finally(() => captures.delete(source));
           captures.set(source, capture);
         }
-        if (run.success && options.live && !lives.has(source) && !stopped) {
-          const live = new LiveCapture({
+        // The live feed from the first snapshot on; each later one adds the markets listed
+        // since and drops those that closed.
+        const live = lives.get(source);
+        if (run.success && live) {
+          live
+            .refresh()
+            .catch((error: unknown) => logger.error({ source, error: String(error) }, "live refresh failed"));
+        } else if (run.success && options.live && !stopped) {
+          const capture = new LiveCapture({
             warehouse: deps.warehouse,
             source: sourceNamed(source),
             config: deps.config,
             logger,
           });
-          lives.set(source, live);
-          live.start().catch((error: unknown) => logger.error({ source, error: String(error) }, "live capture failed"));
+          lives.set(source, capture);
+          capture
+            .start()
+            .catch((error: unknown) => logger.error({ source, error: String(error) }, "live capture failed"));
         }
         // Pairs first, so what user SQL is shown next holds this snapshot's pairs too.
         if (run.success && options.crossVenue !== false) await matcher.afterSnapshot();

@@ -35,6 +35,17 @@ export interface SourceSyncView {
   recent_runs: SyncRunView[];
   history: HistoryProgress;
   limits_used: Record<string, number>;
+  live_feed: {
+    connections: number;
+    open: number;
+    messages: number;
+    book_changes: number;
+    trades: number;
+    gaps: number;
+    reconnects: number;
+    signed: boolean;
+    not_captured: string | null;
+  } | null;
 }
 
 export interface SyncStatus {
@@ -116,6 +127,19 @@ async function sourceStatus(
     })),
     history,
     limits_used: live?.limitsUsed ?? {},
+    live_feed: live?.live
+      ? {
+          connections: live.live.connections,
+          open: live.live.open,
+          messages: live.live.messages,
+          book_changes: live.live.changes,
+          trades: live.live.trades,
+          gaps: live.live.gaps,
+          reconnects: live.live.reconnects,
+          signed: live.live.signed,
+          not_captured: live.live.notCaptured,
+        }
+      : null,
   };
 }
 

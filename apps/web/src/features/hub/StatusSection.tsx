@@ -23,6 +23,7 @@ import { Spinner } from "../../ui/Spinner";
 import { StatTile } from "../../ui/StatTile";
 import { type HealthCheck, STATUS_POLL_MS, useHealthCheck, useSyncStatus } from "./api";
 import hubStyles from "./hub.module.css";
+import { LiveFeeds } from "./LiveFeeds";
 import { SandboxNotice } from "./SandboxNotice";
 import sectionStyles from "./status.module.css";
 
@@ -147,6 +148,7 @@ export function StatusSection() {
           </div>
           {status ? <Backfill status={status} /> : null}
           {status ? <History status={status} /> : null}
+          {status ? <LiveFeeds status={status} /> : null}
         </>
       )}
 
