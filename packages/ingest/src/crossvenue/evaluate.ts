@@ -101,7 +101,8 @@ export async function evaluateWithAdjudicator(
   return { ...evaluation, asked, used, failed };
 }
 
-function evaluateVerdicts(
+/** The figures of verdicts already read (`verdictOf`), for a caller that reads each pair once. */
+export function evaluateVerdicts(
   labelled: readonly LabelledPair[],
   verdictOf: (pair: LabelledPair) => PairVerdict,
 ): Evaluation {
@@ -149,13 +150,18 @@ export const FAMILIES = [
 ] as const;
 
 /** The evaluation of each topic family's pairs, families in `FAMILIES`' order, then any other. */
-export function evaluateByFamily(labelled: readonly LabelledPair[]): Array<{ family: string; evaluation: Evaluation }> {
+export function evaluateByFamily(
+  labelled: readonly LabelledPair[],
+  verdictOf?: (pair: LabelledPair) => PairVerdict,
+): Array<{ family: string; evaluation: Evaluation }> {
   const families = [...new Set(labelled.map((pair) => pair.family ?? "unknown"))].sort(
     (a, b) => rank(a) - rank(b) || a.localeCompare(b),
   );
   return families.map((family) => ({
     family,
-    evaluation: evaluatePairs(labelled.filter((pair) => (pair.family ?? "unknown") === family)),
+    evaluation: ((pairs) => (verdictOf ? evaluateVerdicts(pairs, verdictOf) : evaluatePairs(pairs)))(
+      labelled.filter((pair) => (pair.family ?? "unknown") === family),
+    ),
   }));
 }
 

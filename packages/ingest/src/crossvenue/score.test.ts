@@ -295,12 +295,20 @@ describe("how the venues write one question apart (June 2026 capture, developmen
 });
 
 describe("the scorer's remembered readings", () => {
-  it("scores every development pair the same when its texts are read a second time", () => {
-    // A pass meets each market with up to eight candidates: a reading one comparison
-    // changed would change the next one's verdict.
-    const score = () => development.map((pair) => comparePair(pair.polymarket, pair.kalshi));
-    const first = score();
-    expect(score()).toEqual(first);
-    expect(first.filter((verdict) => verdict.relation === "same_contract").length).toBeGreaterThan(10);
-  });
+  // A pass meets each market with up to eight candidates: a reading one comparison changed
+  // would change the next one's verdict. The pairs in two halves, each a test of its own
+  // (together they passed Vitest's 5 s beside a benchmark); the second half is read after
+  // the first, so what the first left remembered is met there too.
+  const half = Math.ceil(development.length / 2);
+  for (const [name, pairs] of [
+    ["first", development.slice(0, half)],
+    ["second", development.slice(half)],
+  ] as const) {
+    it(`scores the ${name} half of the development pairs the same when their texts are read a second time`, () => {
+      const score = () => pairs.map((pair) => comparePair(pair.polymarket, pair.kalshi));
+      const first = score();
+      expect(score()).toEqual(first);
+      expect(first.filter((verdict) => verdict.relation === "same_contract").length).toBeGreaterThan(5);
+    });
+  }
 });
