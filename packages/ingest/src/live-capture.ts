@@ -286,7 +286,9 @@ export class LiveCapture {
       if (ws !== connection.ws || binary) return;
       this.read(connection, data.toString());
     });
-    ws.on("unexpected-response", (_request, response) => {
+    ws.on("unexpected-response", (request, response) => {
+      // With a listener here, ws leaves the refused request open: end it, so no socket lingers.
+      request.destroy();
       this.options.logger.info(
         { source: this.database, status: response.statusCode, connection: connection.index },
         "live: the upgrade was refused",
