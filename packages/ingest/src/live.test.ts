@@ -7,6 +7,7 @@
 import { constants, generateKeyPairSync, verify } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { seededRandom } from "@epicenter/warehouse/testing";
 import { describe, expect, it } from "vitest";
 import { LIVE_FRAME_MAX_BYTES, LiveBook, type LiveEvent, type LiveFrame, SequenceCheck } from "./live";
 import { kalshiSignedHeaders, readKalshiFrame } from "./sources/kalshi/live";
@@ -238,18 +239,6 @@ describe("the sequence check", () => {
   });
 });
 
-/** mulberry32: the same cases on every run; a failure names its seed. */
-function randomOf(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 const ODD_VALUES: unknown[] = [null, 0, -1, 1.5, "", "0", "-0.5", "1", "abc", "1e309", [], {}, true, 2 ** 53];
 
 /** One recorded frame with a value somewhere in it swapped for an odd one, or its text cut or flipped. */
@@ -286,7 +275,7 @@ describe("the readers under a seeded fuzz of the recorded frames", () => {
       ["polymarket", readPolymarketFrame, polymarketLines],
       ["kalshi", readKalshiFrame, kalshiLines],
     ] as const) {
-      const random = randomOf(venue.length);
+      const random = seededRandom(venue.length);
       let events = 0;
       let rejected = 0;
       for (let round = 0; round < 3000; round++) {

@@ -12,6 +12,8 @@ import { join } from "node:path";
 import { openWarehouse } from "./client";
 import { migrateWarehouse } from "./migrate";
 
+export { seededRandom } from "./seeded-random";
+
 /** The environment variable naming the folder of this run's templates (set by the global setup). */
 export const TEST_TEMPLATES_ENV = "EPICENTER_TEST_TEMPLATES";
 

@@ -22,10 +22,13 @@
  * `sql-fuzz.integration.test.ts`.
  */
 import { Session } from "chdb";
+import { seededRandom } from "../seeded-random";
 import { type AllowListPolicy, allowListPolicy } from "./allow-list";
 import type { EngineSession } from "./engine";
 import { hasControl, type SqlToken, singleStatement } from "./sql-text";
 import { validateOn } from "./validate";
+
+export { seededRandom };
 
 /** Runs one statement and returns its output in `format`, throwing the engine's error. */
 export interface FuzzEngine {
@@ -52,18 +55,6 @@ export interface FuzzReport {
 
 /** What the sentinel `hex('FUZZ')` evaluates to: seen in a result only if the engine ran it. */
 const SENTINEL_OUTPUT = "46555A5A";
-
-/** A small, fast, seeded generator (mulberry32): the same seed writes the same statements. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Writer {
   constructor(private readonly random: () => number) {}
