@@ -44,6 +44,34 @@ describe("the SQL editor and the query gallery", () => {
     expect(await editor.textContent()).toContain("polymarket.markets_latest");
   });
 
+  it("completes a table name typed before the catalog arrived, once it does", async () => {
+    const { page } = browser;
+    // The catalog is held until the name is typed: on a loaded machine it can come that late.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/api/tables*", async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.goto(`${baseUrl}/queries/new`);
+      const editor = page.locator(".cm-content");
+      await editor.click();
+      await page.keyboard.press("Control+a");
+      await page.keyboard.press("Delete");
+      await page.keyboard.type("SELECT * FROM kalshi.markets_la");
+      const option = page.locator(".cm-tooltip-autocomplete li", { hasText: "markets_latest" });
+      expect(await option.count()).toBe(0);
+      release();
+      await option.first().waitFor();
+    } finally {
+      release();
+      await page.unroute("**/api/tables*");
+    }
+  });
+
   it("runs a query with Ctrl+Enter and shows the rows, their count and types", async () => {
     const { page } = browser;
     const editor = page.locator(".cm-content");

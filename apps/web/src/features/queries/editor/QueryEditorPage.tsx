@@ -9,7 +9,7 @@
  * title, the chart and the parameters' values, saved or not; Esc cancels a run and "?"
  * lists the shortcuts.
  */
-import { type ChartSpec, type QueryColumn, queryParameters } from "@epicenter/contracts";
+import { type ChartSpec, type QueryColumn, queryParameters, type Table } from "@epicenter/contracts";
 import { ArrowLeft, BarChart3, GitFork, Play, Save, Square, Table2 } from "lucide-react";
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
@@ -45,6 +45,9 @@ FROM polymarket.markets_latest FINAL
 WHERE NOT ifNull(closed, false)
 ORDER BY volume24hr DESC
 LIMIT 10`;
+
+/** One empty list while the catalog loads, so the editor is not reconfigured at every render. */
+const NO_TABLES: readonly Table[] = [];
 
 const ROW_LIMITS = [100, 1_000, 10_000, 100_000];
 export function QueryEditorPage() {
@@ -291,7 +294,7 @@ function Editor({
           <EditorSidePanel
             panel={panel}
             onPanel={setPanel}
-            tables={tables.data?.tables ?? []}
+            tables={tables.data?.tables ?? NO_TABLES}
             isLoadingTables={tables.isPending}
             onInsert={(text) => insertAtCursor(editorRoot.current, text)}
             onOpenRun={(text) => {
@@ -314,7 +317,7 @@ function Editor({
               }}
               onProblem={setNotice}
               vocabulary={dialect.data}
-              tables={tables.data?.tables ?? []}
+              tables={tables.data?.tables ?? NO_TABLES}
               errorPosition={errorPosition}
             />
           </div>

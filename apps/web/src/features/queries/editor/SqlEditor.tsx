@@ -5,7 +5,7 @@
  * (the selection, or the whole text), and the engine's error position underlined in place.
  * `EDITOR_SHORTCUTS` lists them for the shortcut help.
  */
-import { acceptCompletion, completionStatus } from "@codemirror/autocomplete";
+import { acceptCompletion, completionStatus, startCompletion } from "@codemirror/autocomplete";
 import { indentWithTab } from "@codemirror/commands";
 import { keywordCompletionSource, type SQLConfig, SQLDialect, schemaCompletionSource } from "@codemirror/lang-sql";
 import { HighlightStyle, LanguageSupport, syntaxHighlighting } from "@codemirror/language";
@@ -199,6 +199,21 @@ export function SqlEditor({
     ],
     [vocabulary, tables],
   );
+
+  // The catalog and the engine's words arrive after the editor opens. When they do, a word
+  // being typed asks for its completions again: nothing else would, until the next keystroke.
+  const hasTables = tables.length > 0;
+  const hasVocabulary = vocabulary !== undefined;
+  useEffect(() => {
+    if (!hasTables && !hasVocabulary) return;
+    const timer = setTimeout(() => {
+      const view = editor.current?.view;
+      if (!view?.hasFocus) return;
+      const head = view.state.selection.main.head;
+      if (/[\w.]$/.test(view.state.sliceDoc(Math.max(0, head - 1), head))) startCompletion(view);
+    });
+    return () => clearTimeout(timer);
+  }, [hasTables, hasVocabulary]);
 
   useEffect(() => {
     const view = editor.current?.view;
