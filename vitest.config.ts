@@ -56,6 +56,7 @@ export default defineConfig({
           name: "e2e",
           include: ["tests/e2e/**/*.e2e.test.ts"],
           globalSetup: ["tests/e2e/global-setup.ts"],
+          setupFiles: ["tests/e2e/on-failure.ts"],
           // A page load on a busy 2-core machine can take seconds; polls wait for it.
           expect: { poll: { timeout: 15_000, interval: 100 } },
           testTimeout: 120_000,

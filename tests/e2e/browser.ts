@@ -25,9 +25,14 @@ const FLAGS = [
 export interface BrowserSession {
   context: BrowserContext;
   page: Page;
+  /** What the page threw. */
+  errors: string[];
   screenshot(name: string): Promise<string>;
   close(): Promise<void>;
 }
+
+/** The sessions open now, for the failure report (`on-failure.ts`). */
+export const openSessions = new Set<BrowserSession>();
 
 export async function openBrowser(options: { width?: number; height?: number; isMobile?: boolean } = {}) {
   const profile = mkdtempSync(join(tmpdir(), "epicenter-chromium-"));
@@ -43,7 +48,7 @@ export async function openBrowser(options: { width?: number; height?: number; is
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  return {
+  const session: BrowserSession = {
     context,
     page,
     errors,
@@ -56,8 +61,11 @@ export async function openBrowser(options: { width?: number; height?: number; is
       return path;
     },
     close: async () => {
+      openSessions.delete(session);
       await context.close();
       rmSync(profile, { recursive: true, force: true });
     },
   };
+  openSessions.add(session);
+  return session;
 }
