@@ -68,6 +68,8 @@ export const ZLiveFeed = z.object({
   messages: z.number().int().nonnegative(),
   book_changes: z.number().int().nonnegative(),
   trades: z.number().int().nonnegative(),
+  /** Of those, the trades new to the venue's tape (the others it held already, from REST). */
+  trades_stored: z.number().int().nonnegative(),
   gaps: z.number().int().nonnegative(),
   reconnects: z.number().int().nonnegative(),
   signed: z.boolean(),

@@ -15,6 +15,7 @@ import type { Source } from "./source";
 import { kalshi } from "./sources/kalshi";
 import { polymarket } from "./sources/polymarket";
 import { getSyncStatus } from "./status";
+import { runHistoryStep } from "./sync/history";
 import { type Harness, startHarness } from "./testing/harness";
 import { openKalshiTickers, openPolymarketMarkets } from "./testing/live-markets";
 
@@ -233,6 +234,44 @@ describe("the live capture of Kalshi's WebSocket", () => {
       "SELECT why, markets FROM kalshi.stream_sessions FINAL WHERE why = 'markets closed'",
     );
     expect(sessions.map((session) => [session.why, Number(session.markets)])).toEqual([["markets closed", 1]]);
+  });
+
+  it("stores the stream's trades in the one tape, and the REST tape heals what a stall lost: each trade once", async () => {
+    const tickers = openKalshiTickers(harness.replay.kalshi, 4);
+    // The exchange-wide tape starts here: from this second on, it holds every trade.
+    await runHistoryStep(harness.deps, "kalshi", { markets: 0 });
+    const [{ started } = { started: 0 }] = await harness.warehouse.query<{ started: number }>(
+      "SELECT started FROM internal.feed_state FINAL WHERE source = 'kalshi' AND feed = 'trades'",
+    );
+    const live = capture(
+      kalshi,
+      tickers.map((ticker) => ({ market: ticker, books: [ticker] })),
+    );
+    await live.start();
+    await until(() => live.stats().tradesStored > 20);
+    // Frames swallowed with the socket open: the trades served meanwhile never reach the stream.
+    harness.replay.live.setLiveFault({ kind: "stall", venue: "kalshi" });
+    await until(async () => (await gaps("kalshi")).some((gap) => gap.cause === "silence" && gap.healed));
+    await until(() => live.stats().tradesStored > 60);
+    await settled(live);
+    // The tape is walked up to the last whole second: wait until the last trade is behind it.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    await runHistoryStep(harness.deps, "kalshi", { markets: 0 });
+
+    const served = harness.replay.live
+      .tape("kalshi")
+      .filter((trade) => tickers.includes(trade.market) && trade.at >= Number(started) * 1000);
+    const stored = await harness.warehouse.query<{ trade_id: string; source: string }>(
+      `SELECT trade_id, source FROM kalshi.trades
+       WHERE ticker IN {tickers:Array(String)} AND created_time >= toDateTime64({started:UInt32}, 6, 'UTC')`,
+      { params: { tickers, started: Number(started) } },
+    );
+    expect(stored.map((row) => row.trade_id).sort()).toEqual(served.map((trade) => trade.id).sort());
+    const bySource = (source: string) => stored.filter((row) => row.source === source).length;
+    expect(bySource("stream")).toBeGreaterThan(60);
+    // Those the stall kept from the stream came from the REST tape.
+    expect(bySource("rest")).toBeGreaterThan(0);
+    expect(bySource("stream") + bySource("rest")).toBe(stored.length);
   });
 
   it("says, unsigned, that the books are not captured, and still counts the trades", async () => {

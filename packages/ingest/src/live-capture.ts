@@ -1,7 +1,10 @@
 /**
  * The live capture (issue 46): one source's feed followed over as many sockets as its open
  * markets need (`SourceLive.perConnection`), every change of each market's yes book
- * written to `<venue>.book_changes`, and every moment the capture could not vouch for a
+ * written to `<venue>.book_changes`, its trades to the venue's one tape (`<venue>.trades`,
+ * `source = 'stream'`, through `SourceLive.storeTrades`: a trade is stored once whichever
+ * path brings it first, and the REST tape fills what the stream missed), and every moment
+ * the capture could not vouch for a
  * book written to `<venue>.stream_gaps`, with the connection it came by in
  * `<venue>.stream_sessions`. It works through the source's `live` and never asks which
  * venue it runs.
@@ -25,7 +28,7 @@
  */
 import { toDateTime64, type Warehouse } from "@epicenter/warehouse";
 import WebSocket from "ws";
-import { LiveBook, type LiveEvent, SequenceCheck } from "./live";
+import { LiveBook, type LiveEvent, type LiveTrade, SequenceCheck } from "./live";
 import type { Logger } from "./logger";
 import type { IngestConfig, Source } from "./source";
 
@@ -59,7 +62,9 @@ export interface LiveCaptureStats {
   open: number;
   messages: number;
   changes: number;
+  /** Trades the stream brought, and those of them stored (the others were in the tape already). */
   trades: number;
+  tradesStored: number;
   gaps: number;
   reconnects: number;
   rejected: number;
@@ -123,9 +128,18 @@ export class LiveCapture {
   private readonly targets = new Map<string, LiveTarget>();
   private readonly gaps = new Map<string, OpenGap>();
   private changeRows: Record<string, unknown>[] = [];
+  private tradeRows: LiveTrade[] = [];
   private gapRows: Record<string, unknown>[] = [];
   private sessionRows = new Map<number, Record<string, unknown>>();
-  private readonly totals = { messages: 0, changes: 0, trades: 0, gaps: 0, reconnects: 0, rejected: 0 };
+  private readonly totals = {
+    messages: 0,
+    changes: 0,
+    trades: 0,
+    tradesStored: 0,
+    gaps: 0,
+    reconnects: 0,
+    rejected: 0,
+  };
   private signed = false;
   private received = 0;
   private stopping = false;
@@ -327,8 +341,11 @@ export class LiveCapture {
 
   private apply(connection: Connection, event: LiveEvent, received: number) {
     if (event.kind === "trade") {
+      const market = this.bookIds.get(event.book)?.market;
+      if (market === undefined) return;
       connection.trades += 1;
       this.totals.trades += 1;
+      this.tradeRows.push({ market, trade: event, received });
       return;
     }
     if (event.kind === "lifecycle") return;
@@ -471,8 +488,21 @@ export class LiveCapture {
       this.changeRows = [];
       this.gapRows = [];
       this.sessionRows = new Map();
+      const trades = this.tradeRows;
+      this.tradeRows = [];
       // Each table on its own: what one refused is kept for the next flush, what the others took is not sent twice.
       if (!(await this.write("book_changes", changes))) this.changeRows.unshift(...changes);
+      if (trades.length > 0) {
+        try {
+          this.totals.tradesStored += await this.live.storeTrades(this.options.warehouse, trades);
+        } catch (error) {
+          this.options.logger.info(
+            { source: this.database, table: "trades", error: String(error) },
+            "live: a write failed; kept for the next",
+          );
+          this.tradeRows.unshift(...trades);
+        }
+      }
       if (!(await this.write("stream_gaps", gaps))) this.gapRows.unshift(...gaps);
       if (!(await this.write("stream_sessions", sessions))) {
         for (const row of sessions) {

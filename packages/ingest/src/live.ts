@@ -51,6 +51,14 @@ export type LiveEvent =
       result: string | null;
     };
 
+/** A trade the stream brought, with the market it is a trade of, for the venue's tape. */
+export interface LiveTrade {
+  market: string;
+  trade: Extract<LiveEvent, { kind: "trade" }>;
+  /** The capture's clock when it arrived (epoch microseconds). */
+  received: number;
+}
+
 /** What one frame held. */
 export interface LiveFrame {
   events: LiveEvent[];

@@ -13,7 +13,7 @@ import type { Warehouse } from "@epicenter/warehouse";
 import type { BookAnswer, BookTarget } from "./books";
 import type { PageFetcher } from "./http/fetch-page";
 import type { RateLimit } from "./http/rate-limiter";
-import type { LiveFrame } from "./live";
+import type { LiveFrame, LiveTrade } from "./live";
 import type { Logger } from "./logger";
 import type { Rejection } from "./rejection";
 import type { CatalogOptions } from "./replay/catalog";
@@ -243,6 +243,12 @@ export interface SourceLive {
   read(text: string): LiveFrame;
   /** The heartbeat the client sends (Polymarket's `PING`); null where the venue pings and the socket answers. */
   ping: { text: string; everyMs: number } | null;
+  /**
+   * Stores the stream's trades in the venue's one tape (`<venue>.trades`, `source =
+   * 'stream'`), less those it holds already, however they came; answers how many were new.
+   * The REST walkers leave out in turn what the stream stored, so each trade is stored once.
+   */
+  storeTrades(warehouse: Warehouse, trades: readonly LiveTrade[]): Promise<number>;
 }
 
 export interface Source<Name extends string = string> {

@@ -41,6 +41,7 @@ export interface SourceSyncView {
     messages: number;
     book_changes: number;
     trades: number;
+    trades_stored: number;
     gaps: number;
     reconnects: number;
     signed: boolean;
@@ -134,6 +135,7 @@ async function sourceStatus(
           messages: live.live.messages,
           book_changes: live.live.changes,
           trades: live.live.trades,
+          trades_stored: live.live.tradesStored,
           gaps: live.live.gaps,
           reconnects: live.live.reconnects,
           signed: live.live.signed,

@@ -5,6 +5,7 @@
  * from the routing in `history.ts` so the endpoint modules depend on it without a cycle.
  */
 import { type Json, type KalshiCatalog, type PolymarketCatalog, readFixture } from "./catalog";
+import type { LiveVenue, ServedTrade } from "./live";
 
 export interface Reply {
   status: number;
@@ -18,6 +19,8 @@ export interface HistoryOptions {
   historicalCutoff?: number;
   /** Epoch ms of Kalshi's trades cutoff (`trades_created_ts`); the market cutoff when absent. */
   historicalTradesCutoff?: number;
+  /** The trades the live feeds served so far, oldest first: the REST tapes hold them too. */
+  liveTape?: (venue: LiveVenue) => readonly ServedTrade[];
 }
 
 export interface Context {
@@ -27,6 +30,8 @@ export interface Context {
   /** Epoch seconds. */
   now: number;
   cutoffs: { markets: number; trades: number };
+  /** The trades the live feeds served so far, oldest first. */
+  liveTape: (venue: LiveVenue) => readonly ServedTrade[];
 }
 
 const DEFAULT_MARKET_CUTOFF = Date.parse("2025-01-01T00:00:00Z");

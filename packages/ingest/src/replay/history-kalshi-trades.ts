@@ -2,7 +2,9 @@
  * Kalshi's trade endpoints on the replay server: `/markets/trades` and `/historical/trades`,
  * one market's or the whole exchange's, newest first and keyset-paged on (created_time,
  * ticker), split into overlapping live and historical tiers at the trades cutoff, in the
- * live or legacy shape. The recorded sample answers for its own tickers.
+ * live or legacy shape. The recorded sample answers for its own tickers, and the trades the
+ * live feed served (`live-kalshi.ts`) are on the tape beside the generated ones, with their
+ * ids, so a capture that missed some on the stream finds them here.
  */
 import { hashSeed, hexOf, type Json, type KalshiMarketRef, noiseAt } from "./catalog";
 import {
@@ -27,6 +29,7 @@ import {
   spreadAt,
   spreadRange,
 } from "./history-market-life";
+import { dollars, type ServedTrade } from "./live";
 
 /** The live Kalshi trade feed reaches this far behind the trades cutoff: the tiers overlap. */
 const LIVE_TRADES_OVERLAP_S = 21 * DAY;
@@ -60,6 +63,62 @@ function recordedFeed(trades: Json[]): TradeFeed {
     timeUs,
     trade: (k) => sorted[k] as Json,
   };
+}
+
+/** The live feed's trades of one market, as the REST tape serves them. */
+function servedFeed(ticker: string, trades: readonly ServedTrade[]): TradeFeed {
+  const timeUs = (k: number) => (trades[k] as ServedTrade).at * 1000;
+  return {
+    ticker,
+    range: (from, to) => [firstAtOrAfter(trades, from), firstAtOrAfter(trades, to + 1) - 1],
+    timeUs,
+    trade(k) {
+      const trade = trades[k] as ServedTrade;
+      return {
+        count_fp: trade.size.toFixed(2),
+        created_time: microsIso(timeUs(k)),
+        is_block_trade: false,
+        no_price_dollars: dollars(100 - trade.cents),
+        taker_book_side: trade.side === "yes" ? "ask" : "bid",
+        taker_outcome_side: trade.side,
+        taker_side: trade.side,
+        ticker,
+        trade_id: trade.id,
+        yes_price_dollars: dollars(trade.cents),
+      };
+    },
+  };
+}
+
+/** The first trade at or after `us` (the length when none is), by bisection: the tape is in time order. */
+function firstAtOrAfter(trades: readonly ServedTrade[], us: number): number {
+  let low = 0;
+  let high = trades.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((trades[middle] as ServedTrade).at * 1000 < us) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+const servedByTicker = new WeakMap<readonly ServedTrade[], { seen: number; byTicker: Map<string, ServedTrade[]> }>();
+
+/** The live feed's trades by market, kept up as the tape grows (it only grows). */
+function servedFeeds(context: Context): Map<string, TradeFeed> {
+  const tape = context.liveTape("kalshi");
+  let index = servedByTicker.get(tape);
+  if (!index) {
+    index = { seen: 0, byTicker: new Map() };
+    servedByTicker.set(tape, index);
+  }
+  for (; index.seen < tape.length; index.seen += 1) {
+    const trade = tape[index.seen] as ServedTrade;
+    const list = index.byTicker.get(trade.market) ?? [];
+    if (list.length === 0) index.byTicker.set(trade.market, list);
+    list.push(trade);
+  }
+  return new Map([...index.byTicker].map(([ticker, trades]) => [ticker, servedFeed(ticker, trades)]));
 }
 
 /** Microseconds since the epoch of "2026-07-25T05:51:39.54467Z". */
@@ -147,7 +206,11 @@ export function kalshiTrades(context: Context, url: URL, tier: "live" | "histori
     return { status: 200, body: { cursor: encodeCursor([cursor[0], cursor[1], page + 1]), trades: [] } };
   }
   const ticker = url.searchParams.get("ticker");
-  const feeds = ticker === null ? allFeeds(context) : [feedOf(context, ticker)].filter((f): f is TradeFeed => !!f);
+  const streamed = servedFeeds(context);
+  const feeds =
+    ticker === null
+      ? [...allFeeds(context), ...streamed.values()]
+      : [feedOf(context, ticker), streamed.get(ticker)].filter((f): f is TradeFeed => !!f);
   const below = (t: number, name: string) => !cursor || t < cursor[0] || (t === cursor[0] && name < cursor[1]);
   const found: Array<{ t: number; feed: TradeFeed; k: number }> = [];
   // Walk back in widening windows [lower, top) (the first one closed at the top, for ties

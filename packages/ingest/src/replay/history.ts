@@ -93,6 +93,7 @@ export function createHistoryRoutes(
     recorded,
     now: Math.floor((options.now?.() ?? Date.now()) / 1000),
     cutoffs: kalshiCutoffs(options),
+    liveTape: options.liveTape ?? (() => []),
   });
   return (url, body) => {
     const path = url.pathname;

@@ -98,7 +98,11 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
   const fixturesDir = options.fixturesDir ?? DEFAULT_FIXTURES_DIR;
   const polymarket = new PolymarketCatalog(options, fixturesDir);
   const kalshi = new KalshiCatalog(options, fixturesDir);
-  const history = createHistoryRoutes({ polymarket, kalshi }, { ...options, fixturesDir });
+  // The REST tapes hold what the live feeds served, as the venues' do: a capture heals from them.
+  const history = createHistoryRoutes(
+    { polymarket, kalshi },
+    { ...options, fixturesDir, liveTape: (venue) => live.tape(venue) },
+  );
   const books = (url: URL, body: unknown) => {
     const now = options.now?.() ?? Date.now();
     if (url.pathname === "/polymarket-clob/books") return polymarketBooks(polymarket, body, now);

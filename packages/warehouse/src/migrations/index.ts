@@ -18,6 +18,7 @@ import { coverageDaysHistory } from "./0017-coverage-days-history";
 import { orderBooks } from "./0018-books";
 import { resolutions } from "./0019-resolutions";
 import { liveFeeds } from "./0020-live";
+import { tradeSource } from "./0021-trade-source";
 import type { WarehouseMigration } from "./types";
 
 /** Every warehouse migration, in the order it is applied. Append only. */
@@ -42,6 +43,7 @@ export const warehouseMigrations: readonly WarehouseMigration[] = [
   orderBooks,
   resolutions,
   liveFeeds,
+  tradeSource,
 ];
 
 export type { WarehouseMigration } from "./types";

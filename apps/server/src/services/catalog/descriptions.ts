@@ -54,7 +54,7 @@ const TABLES: Record<string, string> = {
   "crossvenue.event_pairs":
     "Polymarket events and Kalshi events that hold matched markets: one row per pair of events after FINAL, with how many of their markets are paired.",
   "kalshi.trades":
-    "Every Kalshi trade of every market, from the venue's live and historical APIs: one row per trade_id. Prices in dollars (0–1), count in contracts, taker side as Kalshi reports it. Stored once however often fetched.",
+    "Every Kalshi trade of every market, from the venue's live WebSocket feed as it happens and its live and historical REST APIs: one row per trade_id, whichever path brought it first (source). Prices in dollars (0–1), count in contracts, taker side as Kalshi reports it. Stored once however often fetched.",
 };
 
 const COMMON: Record<string, string> = {
@@ -324,6 +324,8 @@ const POLYMARKET_TRADE: Record<string, string> = {
   size: "Shares traded.",
   side: "BUY or SELL, from the trading wallet's side, as the Data API reports it (maker/taker is not reliably flagged).",
   proxy_wallet: "The trading wallet (Polymarket proxy wallet address).",
+  source:
+    "How the trade came: rest, from the Data API (today every Polymarket trade; the live stream's are not stored yet).",
 };
 
 const candlePart = (side: string, part: string) =>
@@ -360,6 +362,8 @@ const KALSHI_TRADE: Record<string, string> = {
   taker_outcome_side: "The outcome the taker bought, yes or no (newer trades; empty when not sent).",
   taker_book_side: "The book side the taker hit, bid or ask (newer trades; empty when not sent).",
   is_block_trade: "True for a block trade; NULL when not reported.",
+  source:
+    "How the trade came: stream, from the live WebSocket feed as it happened (created_time to the second, taker_book_side empty, is_block_trade NULL: the feed sends neither), or rest, from the REST tapes. Each trade_id is stored once, by whichever came first; the REST tape fills in what the stream missed (kalshi.stream_gaps says when).",
 };
 
 const MARKET_PAIR: Record<string, string> = {

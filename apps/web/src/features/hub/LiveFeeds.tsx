@@ -42,8 +42,12 @@ export function LiveFeeds({ status }: { status: SyncStatusResponse }) {
                     <strong data-testid="live-changes">{formatCount(feed.book_changes)}</strong>
                   </li>
                   <li>
-                    <span>Trades read</span>
-                    <strong>{formatCount(feed.trades)}</strong>
+                    <span title="Trades the stream brought; of them, those the trade tape did not hold yet">
+                      Trades read · new to the tape
+                    </span>
+                    <strong>
+                      {formatCount(feed.trades)} · {formatCount(feed.trades_stored)}
+                    </strong>
                   </li>
                   <li>
                     <span title="Lost messages, stalls and disconnects, each healed by a new subscription">

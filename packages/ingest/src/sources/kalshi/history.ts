@@ -39,7 +39,7 @@ import type { HistoryOutcome, HistoryRun, SourceHistory } from "../../source";
 import { zTimestamp } from "../../upstream-values";
 import { kalshiRateLimit } from "./client";
 import { type KalshiTradeRow, mapCandles, mapTrades, tradeSecond, ZTradesPage } from "./history-values";
-import { walkKalshiTape } from "./tape";
+import { unstoredTrades, walkKalshiTape } from "./tape";
 
 const HOST = "kalshi";
 const MAX_PERIODS = 4_800;
@@ -139,7 +139,8 @@ async function step(run: HistoryRun, limit: number): Promise<HistoryOutcome> {
     newestCandle.set(row.key, Number(row.newest));
   }
   // A market's own walk resumes after its newest trade from before the tape started: the
-  // tape may already hold its later ones, and they say nothing of what came before.
+  // tape may already hold its later ones, and they say nothing of what came before. Nor do
+  // the live stream's: a walk resumed after them would leave the stream's gaps unhealed.
   const newestTrade = new Map<string, { second: number; ids: Set<string> }>();
   for (const row of await warehouse.query<{ ticker: string; second: number; ids: string[] }>(
     `SELECT ticker, toUnixTimestamp(toStartOfSecond(created_time)) AS second, groupArray(trade_id) AS ids
@@ -147,12 +148,19 @@ async function step(run: HistoryRun, limit: number): Promise<HistoryOutcome> {
      WHERE (ticker, toStartOfSecond(created_time)) IN (
        SELECT ticker, toStartOfSecond(max(created_time)) FROM kalshi.trades
        WHERE ticker IN {tickers:Array(String)} AND created_time < toDateTime64({started:UInt32}, 6, 'UTC')
+         AND source = 'rest'
        GROUP BY ticker)
      GROUP BY ticker, second`,
     { params: { tickers, started: tape.started } },
   )) {
     newestTrade.set(row.ticker, { second: Number(row.second), ids: new Set(row.ids) });
   }
+  // From the live stream's first session on (a minute before, for the venue's clock), a
+  // fetched trade may be stored already, by the stream; before it, none can be.
+  const [firstSession] = await warehouse.query<{ second: number; sessions: number }>(
+    `SELECT toUnixTimestamp(min(opened_at)) - 60 AS second, count() AS sessions FROM kalshi.stream_sessions`,
+  );
+  const streamedFrom = firstSession && Number(firstSession.sessions) > 0 ? Number(firstSession.second) : Infinity;
   const lastTrade = new Map<string, number>();
   for (const row of await warehouse.query<{ ticker: string; second: number }>(
     `SELECT ticker, toUnixTimestamp(max(created_time)) AS second FROM kalshi.trades
@@ -286,8 +294,11 @@ async function step(run: HistoryRun, limit: number): Promise<HistoryOutcome> {
         cursor = next;
       }
     }
-    const fresh = [...byId.values()].filter((row) => !stored?.ids.has(row.trade_id));
-    fresh.sort((a, b) => a.created_time.localeCompare(b.created_time));
+    const fetched = [...byId.values()].filter((row) => !stored?.ids.has(row.trade_id));
+    const fresh =
+      range.to >= streamedFrom
+        ? await unstoredTrades(warehouse, fetched)
+        : fetched.sort((a, b) => a.created_time.localeCompare(b.created_time));
     const newest = fresh.at(-1);
     if (newest) lastTrade.set(target.market, Math.max(lastTrade.get(target.market) ?? 0, tradeSecond(newest)));
     count(target.market, fresh.length);

@@ -18,10 +18,13 @@
  * - `subscribed`, `ok`, `unsubscribed`, `error` → `control`.
  */
 import { constants, createSign } from "node:crypto";
+import { toDateTime64, type Warehouse } from "@epicenter/warehouse";
 import { complementTicks, levelSize, priceTicks } from "../../books";
-import { type BookSide, emptyFrame, type LiveFrame, type LiveLevel, parseFrame } from "../../live";
+import { type BookSide, emptyFrame, type LiveFrame, type LiveLevel, type LiveTrade, parseFrame } from "../../live";
 import type { SourceLive } from "../../source";
 import { Invalid, readNumberish, readTimestamp } from "../../upstream-values";
+import type { KalshiTradeRow } from "./history-values";
+import { unstoredTrades } from "./tape";
 
 /** The path the upgrade signs (the host and any query never enter the signed text). */
 export const KALSHI_WS_PATH = "/trade-api/ws/v2";
@@ -199,6 +202,36 @@ function isCount(value: unknown): value is number {
   return typeof value === "number" && Number.isInteger(value) && value >= 0;
 }
 
+/**
+ * The stream's trades into `kalshi.trades`, known by `trade_id` as the REST tape knows them
+ * (`tape.ts` leaves out what the stream stored, and this what the tape did). The feed times
+ * a trade to the second (`ts`); the tape's copy, where it came first, keeps its microseconds.
+ * The feed does not say which book side the taker hit, nor whether it was a block trade.
+ */
+export async function storeKalshiTrades(warehouse: Warehouse, trades: readonly LiveTrade[]): Promise<number> {
+  const rows: Array<KalshiTradeRow & { source: "stream" }> = [];
+  for (const { market, trade, received } of trades) {
+    if (trade.tradeId === null) continue;
+    const at = trade.at ?? Math.floor(received / 1_000_000) * 1000;
+    rows.push({
+      trade_id: trade.tradeId,
+      ticker: market,
+      created_time: `${toDateTime64(at)}000`,
+      yes_price: trade.ticks / 10_000,
+      no_price: (10_000 - trade.ticks) / 10_000,
+      count: trade.size,
+      taker_side: trade.side,
+      taker_outcome_side: trade.side,
+      taker_book_side: "",
+      is_block_trade: null,
+      source: "stream",
+    });
+  }
+  const fresh = await unstoredTrades(warehouse, rows);
+  if (fresh.length > 0) await warehouse.insert("kalshi.trades", fresh);
+  return fresh.length;
+}
+
 /** The venue's WebSocket, where `KALSHI_WS_URL` does not say another. */
 export const KALSHI_WS_URL = "wss://external-api-ws.kalshi.com/trade-api/ws/v2";
 
@@ -228,4 +261,5 @@ export const kalshiLive: SourceLive = {
     "order books: Kalshi's orderbook_delta channel needs a signed connection (set KALSHI_API_KEY_ID and KALSHI_PRIVATE_KEY_PATH)",
   read: readKalshiFrame,
   ping: null,
+  storeTrades: storeKalshiTrades,
 };

@@ -59,7 +59,7 @@ export async function walkKalshiTape(run: HistoryRun, host: string, maxPages: nu
     outcome.pages += 1;
     const mapped = mapTrades(page.trades ?? []);
     outcome.skipped += mapped.skipped;
-    const fresh = await unstored(warehouse, mapped.rows);
+    const fresh = await unstoredTrades(warehouse, mapped.rows);
     if (fresh.length > 0) await warehouse.insert("kalshi.trades", fresh);
     outcome.rows += fresh.length;
     for (const row of mapped.rows) oldestSeen = Math.min(oldestSeen, tradeSecond(row));
@@ -90,11 +90,18 @@ export async function walkKalshiTape(run: HistoryRun, host: string, maxPages: nu
   return outcome;
 }
 
-/** `rows` less those already stored (a page fetched again), each once. */
-async function unstored(warehouse: Warehouse, rows: readonly KalshiTradeRow[]): Promise<KalshiTradeRow[]> {
+/**
+ * `rows` less those already stored (a page fetched again, a trade the live stream brought),
+ * each once, oldest first. A trade is known by its `trade_id`; the stream's copy is timed
+ * to the whole second (the feed's `ts`), so the search starts at the oldest row's second.
+ */
+export async function unstoredTrades<Row extends KalshiTradeRow>(
+  warehouse: Warehouse,
+  rows: readonly Row[],
+): Promise<Row[]> {
   if (rows.length === 0) return [];
   const unique = [...new Map(rows.map((row) => [row.trade_id, row])).values()];
-  let oldest = unique[0] as KalshiTradeRow;
+  let oldest = unique[0] as Row;
   let newest = oldest;
   for (const row of unique) {
     if (row.created_time < oldest.created_time) oldest = row;
@@ -108,7 +115,7 @@ async function unstored(warehouse: Warehouse, rows: readonly KalshiTradeRow[]): 
     {
       params: {
         tickers: [...new Set(unique.map((row) => row.ticker))],
-        oldest: oldest.created_time,
+        oldest: oldest.created_time.slice(0, 19),
         newest: newest.created_time,
         ids: unique.map((row) => row.trade_id),
       },

@@ -183,4 +183,7 @@ export const polymarketLive: SourceLive = {
   unsignedGap: null,
   read: readPolymarketFrame,
   ping: { text: POLYMARKET_PING, everyMs: 10_000 },
+  // Not yet: `last_trade_price` has no fill index and often no transaction, so a streamed
+  // trade cannot yet be told from the Data API's copy of it; the REST tape alone stores them.
+  storeTrades: async () => 0,
 };
