@@ -6,8 +6,10 @@
  * connections in `<venue>.stream_sessions`.
  */
 import { generateKeyPairSync } from "node:crypto";
+import { toDateTime64 } from "@epicenter/warehouse";
+import { seededRandom } from "@epicenter/warehouse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LiveCapture, type LiveTarget } from "./live-capture";
+import { LiveCapture, type LiveCaptureOptions, type LiveTarget } from "./live-capture";
 import { silentLogger } from "./logger";
 import { replayIngestConfig } from "./replay/server";
 import { createScheduler } from "./scheduler";
@@ -40,7 +42,12 @@ const narrow = (source: Source, perConnection: number): Source => ({
   live: { ...source.live, perConnection },
 });
 
-function capture(source: Source, targets: readonly LiveTarget[], signed = true) {
+function capture(
+  source: Source,
+  targets: readonly LiveTarget[],
+  signed = true,
+  options: Partial<LiveCaptureOptions> = {},
+) {
   const config = replayIngestConfig(harness.replay);
   if (signed) {
     config.kalshi.credentials = {
@@ -59,6 +66,7 @@ function capture(source: Source, targets: readonly LiveTarget[], signed = true) 
     flushMs: 100,
     openEveryMs: 10,
     backoffMs: 20,
+    ...options,
   });
 }
 
@@ -286,6 +294,94 @@ describe("the live capture of Kalshi's WebSocket", () => {
     await live.stop();
     expect(live.stats()).toMatchObject({ signed: false, changes: 0 });
     expect(live.stats().notCaptured).toMatch(/orderbook_delta channel needs a signed connection/);
+  });
+});
+
+describe("book_asof from the live stream", () => {
+  /** Each market's book as `book_asof(ts)` answers it, and how each row was captured. */
+  async function booksAsOf(tickers: readonly string[], ts: string) {
+    const rows = await harness.warehouse.query<{
+      ticker: string;
+      side: string;
+      level: number;
+      ticks: number;
+      size: number;
+      captured_by: string;
+    }>(
+      `SELECT ticker, side, level, toUInt32(price * 10000) AS ticks, size, captured_by
+       FROM kalshi.book_asof(ts = {ts:DateTime64(3, 'UTC')}) WHERE ticker IN {tickers:Array(String)}`,
+      { params: { ts, tickers: [...tickers] } },
+    );
+    const books = new Map<string, { bids: Array<[number, number]>; asks: Array<[number, number]> }>();
+    for (const row of rows) {
+      const book = books.get(row.ticker) ?? { bids: [], asks: [] };
+      (row.side === "bid" ? book.bids : book.asks).push([Number(row.ticks), Number(row.size)]);
+      books.set(row.ticker, book);
+    }
+    return { books, capturedBy: new Set(rows.map((row) => row.captured_by)), levels: rows.map((row) => row.level) };
+  }
+
+  it("answers each followed book at random moments as the replay held it, checkpoints and all, and not during a gap", async () => {
+    const tickers = openKalshiTickers(harness.replay.kalshi, 4);
+    const live = capture(
+      narrow(kalshi, 2),
+      tickers.map((ticker) => ({ market: ticker, books: [ticker] })),
+      true,
+      { checkpointMs: 300 },
+    );
+    const random = seededRandom(46);
+    const moments: Array<{ ts: string; served: Map<string, ReturnType<typeof servedLevels>> }> = [];
+    await live.start();
+    try {
+      for (let moment = 0; moment < 4; moment += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 200 + random() * 600));
+        // The books held still and every frame in: the replay's books are the truth of this moment.
+        harness.replay.live.hold(true);
+        let seen = -1;
+        while (seen !== live.stats().messages) {
+          seen = live.stats().messages;
+          await new Promise((resolve) => setTimeout(resolve, 150));
+        }
+        await live.flush();
+        moments.push({
+          ts: toDateTime64(Date.now()),
+          served: new Map(tickers.map((ticker) => [ticker, servedLevels(ticker)])),
+        });
+        // Clear of the moment on the capture's clock before the books move again.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        harness.replay.live.hold(false);
+      }
+      // The books move on before the stall: a silence gap starts at the last frame before it,
+      // which the last moment's hold would otherwise be.
+      const moved = live.stats().changes;
+      await until(() => live.stats().changes > moved + 20);
+      harness.replay.live.setLiveFault({ kind: "stall", venue: "kalshi" });
+      await until(async () => (await gaps("kalshi")).filter((gap) => gap.cause === "silence" && gap.healed).length > 0);
+    } finally {
+      await live.stop();
+    }
+
+    const [checkpoints] = await harness.warehouse.query<{ n: number }>(
+      `SELECT count() AS n FROM kalshi.book_changes
+       WHERE kind = 'reset' AND ticker IN {tickers:Array(String)} AND received_at > {from:DateTime64(3, 'UTC')}`,
+      { params: { tickers, from: moments[0]?.ts } },
+    );
+    // Written whole again every 300 ms, without a reconnect: the checkpoints are in the changes.
+    expect(Number(checkpoints?.n)).toBeGreaterThan(tickers.length * 3);
+    for (const { ts, served } of moments) {
+      const asOf = await booksAsOf(tickers, ts);
+      expect([...asOf.capturedBy], ts).toEqual(["stream"]);
+      for (const ticker of tickers)
+        expect(asOf.books.get(ticker) ?? { bids: [], asks: [] }, `${ticker} at ${ts}`).toEqual(served.get(ticker));
+      expect(asOf.levels.every((level) => level >= 1)).toBe(true);
+    }
+    // Inside a silence gap the stream vouches for nothing: no book (no REST capture either).
+    const [gap] = await harness.warehouse.query<{ inside: string }>(
+      `SELECT toString(toDateTime64(from_ts, 3) + INTERVAL 1 MILLISECOND) AS inside FROM kalshi.stream_gaps FINAL
+       WHERE cause = 'silence' AND ticker IN {tickers:Array(String)} ORDER BY from_ts DESC LIMIT 1`,
+      { params: { tickers } },
+    );
+    expect((await booksAsOf(tickers, String(gap?.inside))).books.size).toBe(0);
   });
 });
 

@@ -20,13 +20,19 @@
  * A new socket's subscription brings every book whole (the venues send a book on each
  * subscribe), which closes each of its markets' gaps (`healed_by = 'resubscribe'`).
  * Sockets are opened one at a time, `openEveryMs` apart, so a capture of hundreds of them
- * does not burst.
+ * does not burst. Each book a socket keeps is written whole again every `checkpointMs`, a
+ * share at each write, so `book_asof` (migration 22) finds its start within its look-back.
  *
  * Rows are buffered and written every `flushMs`; `stop()` writes what is left, closes the
  * sessions (`why = 'stopped'`) and leaves the gaps still open with no end, so the ledger
  * says what was not seen.
  */
-import { toDateTime64, type Warehouse } from "@epicenter/warehouse";
+import {
+  STREAM_CHECKPOINT_MINUTES,
+  STREAM_SESSION_SLACK_SECONDS,
+  toDateTime64,
+  type Warehouse,
+} from "@epicenter/warehouse";
 import WebSocket from "ws";
 import { LiveBook, type LiveEvent, type LiveTrade, SequenceCheck } from "./live";
 import type { Logger } from "./logger";
@@ -44,6 +50,11 @@ export interface LiveCaptureOptions {
   /** How often the watchdog looks. */
   watchEveryMs?: number;
   flushMs?: number;
+  /**
+   * How often each followed book is written whole again (a `reset` and its levels), so
+   * `book_asof` finds a recent start for every book a healthy socket keeps.
+   */
+  checkpointMs?: number;
   /** Between two socket openings. */
   openEveryMs?: number;
   /** The first wait before a socket is opened again, doubled at each failure in a row. */
@@ -108,6 +119,13 @@ function microText(micros: number): string {
   return `${toDateTime64(ms)}${String(micros % 1000).padStart(3, "0")}`;
 }
 
+/**
+ * How often an open connection notes itself in `stream_sessions`: within the slack
+ * `book_asof` allows (`STREAM_SESSION_SLACK_SECONDS`), so a connection whose process died
+ * stops vouching for its books soon after.
+ */
+const SESSION_NOTE_MS = Math.min(60_000, (STREAM_SESSION_SLACK_SECONDS * 1000) / 1.5);
+
 let sessionCounter = 0;
 
 /** A session id unique across restarts: the opening microsecond, made distinct within one. */
@@ -124,6 +142,8 @@ export class LiveCapture {
   /** Book id → the market it is a book of, and whether it is the Yes book. */
   private readonly bookIds = new Map<string, { market: string; yes: boolean; connection: Connection }>();
   private readonly books = new Map<string, LiveBook>();
+  /** When each market's book was last written whole (capture microseconds). */
+  private readonly written = new Map<string, number>();
   /** The markets followed now. */
   private readonly targets = new Map<string, LiveTarget>();
   private readonly gaps = new Map<string, OpenGap>();
@@ -160,7 +180,7 @@ export class LiveCapture {
     const connections = this.addConnections(targets);
     this.timers.push(setInterval(() => this.watch(), this.options.watchEveryMs ?? 1_000));
     this.timers.push(setInterval(() => void this.flush(), this.options.flushMs ?? 1_000));
-    this.timers.push(setInterval(() => this.noteSessions(), 60_000));
+    this.timers.push(setInterval(() => this.noteSessions(), SESSION_NOTE_MS));
     for (const timer of this.timers) timer.unref();
     await this.openAll(connections);
   }
@@ -240,6 +260,7 @@ export class LiveCapture {
     for (const book of this.targets.get(market)?.books ?? []) this.bookIds.delete(book);
     this.targets.delete(market);
     this.books.delete(market);
+    this.written.delete(market);
     const gap = this.gaps.get(market);
     if (!gap) return;
     this.gaps.delete(market);
@@ -353,28 +374,63 @@ export class LiveCapture {
     if (!known?.yes) return;
     const book = this.books.get(known.market) as LiveBook;
     const changed = book.apply(event);
-    const at = event.at === null ? null : toDateTime64(event.at);
-    const row = (kind: string, side: string, ticks: number, size: number) => ({
-      [this.key]: known.market,
-      received_at: microText(received),
-      at,
-      kind,
-      side,
-      price: (ticks / 10_000).toFixed(4),
-      size,
-      session: connection.session,
-    });
     if (event.kind === "book") {
-      this.changeRows.push(row("reset", "bid", 0, 0));
-      const { bids, asks } = book.levels(Number.MAX_SAFE_INTEGER);
-      for (const [ticks, size] of bids) this.changeRows.push(row("snapshot", "bid", ticks, size));
-      for (const [ticks, size] of asks) this.changeRows.push(row("snapshot", "ask", ticks, size));
+      this.writeWhole(known.market, book, connection.session, received);
       this.heal(known.market, received, connection);
     } else {
+      const row = this.changeRow(known.market, connection.session, received, event.at);
       for (const [side, ticks, size] of changed) this.changeRows.push(row("change", side, ticks, size));
     }
     connection.changes += changed.length;
     this.totals.changes += changed.length;
+  }
+
+  private changeRow(market: string, session: number, received: number, at: number | null) {
+    const venueAt = at === null ? null : toDateTime64(at);
+    return (kind: string, side: string, ticks: number, size: number) => ({
+      [this.key]: market,
+      received_at: microText(received),
+      at: venueAt,
+      kind,
+      side,
+      price: (ticks / 10_000).toFixed(4),
+      size,
+      session,
+    });
+  }
+
+  /** The whole book as rows: a `reset`, then each level as a `snapshot` row. */
+  private writeWhole(market: string, book: LiveBook, session: number, received: number) {
+    const row = this.changeRow(market, session, received, book.at);
+    this.changeRows.push(row("reset", "bid", 0, 0));
+    const { bids, asks } = book.levels(Number.MAX_SAFE_INTEGER);
+    for (const [ticks, size] of bids) this.changeRows.push(row("snapshot", "bid", ticks, size));
+    for (const [ticks, size] of asks) this.changeRows.push(row("snapshot", "ask", ticks, size));
+    // Oldest first: the checkpoint reads from the front.
+    this.written.delete(market);
+    this.written.set(market, received);
+  }
+
+  /**
+   * Writes whole again the books not written whole for `checkpointMs`, of markets with no
+   * gap open on a socket open now; a share of them each call, so the writes are spread out.
+   */
+  private checkpoint() {
+    const every = (this.options.checkpointMs ?? STREAM_CHECKPOINT_MINUTES * 60_000) * 1000;
+    const share = Math.ceil((this.written.size * (this.options.flushMs ?? 1_000) * 1000) / every) * 2;
+    const now = microsNow();
+    let done = 0;
+    for (const [market, at] of this.written) {
+      if (done >= share || now - at < every) break;
+      if (this.gaps.has(market)) continue;
+      const target = this.targets.get(market);
+      const connection = target && this.bookIds.get(target.books[0] as string)?.connection;
+      const book = this.books.get(market);
+      if (!connection || connection.ws?.readyState !== WebSocket.OPEN || !book) continue;
+      this.received = Math.max(microsNow(), this.received + 1);
+      this.writeWhole(market, book, connection.session, this.received);
+      done += 1;
+    }
   }
 
   /** Every market of the connection unproven from now: gaps open, the socket replaced. */
@@ -481,6 +537,7 @@ export class LiveCapture {
 
   /** Writes what is buffered, one write after another. */
   flush(): Promise<void> {
+    if (!this.stopping) this.checkpoint();
     this.flushing = this.flushing.then(async () => {
       const changes = this.changeRows;
       const gaps = this.gapRows;

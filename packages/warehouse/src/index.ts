@@ -19,6 +19,7 @@ export {
 export { type MigrationReport, migrateWarehouse } from "./migrate";
 export { type WarehouseMigration, warehouseMigrations } from "./migrations";
 export { BOOK_DEPTH, BOOK_LOOKBACK_MINUTES, MARKETS_LOOKBACK_HOURS } from "./migrations/0018-books";
+export { STREAM_CHECKPOINT_MINUTES, STREAM_SESSION_SLACK_SECONDS } from "./migrations/0022-book-asof-stream";
 export {
   EVENT_WINNER,
   RESOLUTION_COLUMN_NAMES,

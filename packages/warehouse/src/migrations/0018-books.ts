@@ -105,20 +105,23 @@ function marketColumns(database: string): string[] {
   return table.columns.map((column) => column.split(" ")[0] as string).filter((name) => name !== "raw");
 }
 
-const param = `{ts:${ts}}`;
+export const param = `{ts:${ts}}`;
 
 /** The levels of one side as `(level, price, size)` tuples. */
 const side = (name: string, prices: string, sizes: string) =>
   `arrayMap((p, s, i) -> ('${name}', i, p, s), ${prices}, ${sizes}, arrayEnumerate(${prices}))`;
 
-const levels = (bids: [string, string], asks: [string, string]) =>
+export const levels = (bids: [string, string], asks: [string, string]) =>
   `arrayConcat(${side("bid", ...bids)}, ${side("ask", ...asks)})`;
 
-function bookViews(database: string, key: string, cluster: string): string[] {
-  const window = `sync_timestamp <= ${param}
+/** The REST captures `book_asof` reads: those of the look-back before `ts`, by the hour key first. */
+export const bookWindow = `sync_timestamp <= ${param}
     AND sync_timestamp > ${param} - INTERVAL ${BOOK_LOOKBACK_MINUTES} MINUTE
     AND toStartOfHour(sync_timestamp) >= toStartOfHour(${param} - INTERVAL ${BOOK_LOOKBACK_MINUTES} MINUTE)
     AND toStartOfHour(sync_timestamp) <= toStartOfHour(${param})`;
+
+function bookViews(database: string, key: string, cluster: string): string[] {
+  const window = bookWindow;
   const columns = marketColumns(database);
   const marketsWindow = `sync_timestamp <= ${param}
     AND sync_timestamp > ${param} - INTERVAL ${MARKETS_LOOKBACK_HOURS} HOUR

@@ -8,7 +8,8 @@ import type { WarehouseMigration } from "./types";
  * `<venue>.book_changes`: every change of a followed market's yes book as the stream told
  * it, one row per level. `kind` says what the row is:
  * - `reset`: the stream sent the whole book (a first subscription, a reconnect, a
- *   resubscription after a gap): every level known before is gone; the book's levels
+ *   resubscription after a gap), or the capture wrote the book it keeps whole again (its
+ *   checkpoint, migration 22): every level known before is gone; the book's levels
  *   follow as `snapshot` rows with the same `received_at` (none: the book was empty);
  * - `change`: one level's new resting size (0: the level is gone).
  * A book as of a moment is its last `reset` at or before it, with each level's last row

@@ -19,6 +19,7 @@ import { orderBooks } from "./0018-books";
 import { resolutions } from "./0019-resolutions";
 import { liveFeeds } from "./0020-live";
 import { tradeSource } from "./0021-trade-source";
+import { bookAsOfStream } from "./0022-book-asof-stream";
 import type { WarehouseMigration } from "./types";
 
 /** Every warehouse migration, in the order it is applied. Append only. */
@@ -44,6 +45,7 @@ export const warehouseMigrations: readonly WarehouseMigration[] = [
   resolutions,
   liveFeeds,
   tradeSource,
+  bookAsOfStream,
 ];
 
 export type { WarehouseMigration } from "./types";

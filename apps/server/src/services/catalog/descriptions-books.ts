@@ -17,9 +17,9 @@ export const BOOK_TABLE_DESCRIPTIONS: Record<string, string> = {
   "kalshi.book_coverage":
     "One row per book capture: markets open at the snapshot, due by tier (active: traded in the last day, every snapshot; hourly: the rest, a sixth of them each snapshot), captured, left out because the token bucket could not take them (Kalshi bills each ticker of a batch; the least traded go first), failed, empty books, markets that closed since, requests, the budget in markets and the time taken.",
   "polymarket.book_asof":
-    "Every market's order book as last captured at or before a moment: SELECT * FROM polymarket.book_asof(now() - INTERVAL 1 HOUR), or book_asof(ts = '2026-11-20 12:00:00'). One row per level (side, level, price, size) with captured_at, the capture it comes from. Looks back 70 minutes (a quiet market's hour and a snapshot's slack): a market with no capture in that window, or closed since its last one, has no book. An empty book has no rows.",
+    "Every market's order book at a moment: SELECT * FROM polymarket.book_asof(now() - INTERVAL 1 HOUR), or book_asof(ts = '2026-11-20 12:00:00'). One row per level (side, level, price, size) with captured_at and captured_by. Where the live stream was following the market at that moment (a connection open, no gap in polymarket.stream_gaps), the book is exact to the event: every level, from polymarket.book_changes (captured_by = 'stream'). Elsewhere it is the last REST capture at or before it (captured_by = 'rest', the top 10 levels), looking back 70 minutes (a quiet market's hour and a snapshot's slack): a market with no capture in that window, or closed since its last one, has no book. An empty book has no rows.",
   "kalshi.book_asof":
-    "Every market's order book as last captured at or before a moment: SELECT * FROM kalshi.book_asof(now() - INTERVAL 1 HOUR), or book_asof(ts = '2026-11-20 12:00:00'). One row per level of the Yes book (asks are Kalshi's No bids at 1 − p) with captured_at. Looks back 70 minutes: a market with no capture in that window, or closed since its last one, has no book. An empty book has no rows.",
+    "Every market's order book at a moment: SELECT * FROM kalshi.book_asof(now() - INTERVAL 1 HOUR), or book_asof(ts = '2026-11-20 12:00:00'). One row per level of the Yes book (asks are Kalshi's No bids at 1 − p) with captured_at and captured_by. Where the live stream was following the market at that moment (a signed connection open, no gap in kalshi.stream_gaps), the book is exact to the event: every level, from kalshi.book_changes (captured_by = 'stream'). Elsewhere it is the last REST capture at or before it (captured_by = 'rest', the top 10 levels), looking back 70 minutes: a market with no capture in that window, or closed since its last one, has no book. An empty book has no rows.",
   "polymarket.markets_asof":
     "Every market as last captured at or before a moment: SELECT * FROM polymarket.markets_asof(now() - INTERVAL 1 DAY), or markets_asof(ts = '2026-11-20 12:00:00'). One row per market with every column of polymarket.markets but raw, and captured_at, the snapshot it comes from. Markets still tracked at ts come from the 24 hours of snapshots before it; a market captured for the last time before that comes from polymarket.markets_latest, its final state. A market not yet listed at ts has no row.",
   "kalshi.markets_asof":
@@ -41,7 +41,7 @@ const bookColumns = (key: string, unit: string, size: string): Record<string, st
   ask_price: `Resting asks for Yes, best (lowest) first, ${unit}: what a buyer of Yes pays, level by level.`,
   ask_size: `${size} resting at each ask_price.`,
   side: "bid or ask, of the Yes outcome.",
-  level: "1 for the best price of its side, 2 for the next, … up to 10.",
+  level: "1 for the best price of its side, 2 for the next, … (up to 10 in a REST capture).",
   price: `The level's price, ${unit}.`,
   size: `${size} resting at the level.`,
 });
@@ -62,13 +62,16 @@ const bookCoverageColumns: Record<string, string> = {
   error: "The last error a failed request gave; empty when none failed.",
 };
 
+const CAPTURED_BY =
+  "How the book was captured: stream (the live feed, exact to the event; captured_at is the book's last change at or before the moment) or rest (the REST capture of captured_at).";
+
 export const BOOK_COLUMN_DESCRIPTIONS: Record<string, Record<string, string>> = {
   "polymarket.books": bookColumns("id", "USDC 0–1", "Shares"),
   "polymarket.book_levels": bookColumns("id", "USDC 0–1", "Shares"),
-  "polymarket.book_asof": bookColumns("id", "USDC 0–1", "Shares"),
+  "polymarket.book_asof": { ...bookColumns("id", "USDC 0–1", "Shares"), captured_by: CAPTURED_BY },
   "kalshi.books": bookColumns("ticker", "dollars 0–1", "Contracts"),
   "kalshi.book_levels": bookColumns("ticker", "dollars 0–1", "Contracts"),
-  "kalshi.book_asof": bookColumns("ticker", "dollars 0–1", "Contracts"),
+  "kalshi.book_asof": { ...bookColumns("ticker", "dollars 0–1", "Contracts"), captured_by: CAPTURED_BY },
   "polymarket.book_coverage": bookCoverageColumns,
   "kalshi.book_coverage": bookCoverageColumns,
   "polymarket.markets_asof": { captured_at: CAPTURED_AT },
