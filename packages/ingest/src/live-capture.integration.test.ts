@@ -123,10 +123,20 @@ function servedLevels(key: string) {
   return { bids: sorted(book?.bids, true), asks: sorted(book?.asks, false) };
 }
 
+/** The ledger's gaps but those of a capture not running (a test's capture stops; the next heals them). */
 async function gaps(database: string) {
   return harness.warehouse.query<{ market: string; cause: string; healed_by: string; healed: number }>(
     `SELECT ${database === "kalshi" ? "ticker" : "id"} AS market, cause, healed_by, to_ts IS NOT NULL AS healed
-     FROM ${database}.stream_gaps FINAL ORDER BY from_ts, market`,
+     FROM ${database}.stream_gaps FINAL WHERE cause != 'stopped' ORDER BY from_ts, market`,
+  );
+}
+
+/** The `stopped` gaps of `markets`, oldest first. */
+async function stoppedGaps(markets: readonly string[]) {
+  return harness.warehouse.query<{ market: string; from_ts: string; healed_by: string; healed: number }>(
+    `SELECT ticker AS market, from_ts, healed_by, to_ts IS NOT NULL AS healed FROM kalshi.stream_gaps FINAL
+     WHERE cause = 'stopped' AND ticker IN {markets:Array(String)} ORDER BY from_ts, market`,
+    { params: { markets: [...markets] } },
   );
 }
 
@@ -294,6 +304,69 @@ describe("the live capture of Kalshi's WebSocket", () => {
     await live.stop();
     expect(live.stats()).toMatchObject({ signed: false, changes: 0 });
     expect(live.stats().notCaptured).toMatch(/orderbook_delta channel needs a signed connection/);
+  });
+});
+
+describe("the capture's own downtime", () => {
+  it("leaves a stopped gap for every market when it stops, and the next capture heals each", async () => {
+    const tickers = openKalshiTickers(harness.replay.kalshi, 3);
+    const follow = tickers.map((ticker) => ({ market: ticker, books: [ticker] }));
+    const first = capture(kalshi, follow);
+    await first.start();
+    // Every book in (and so any gap an earlier test's capture left, healed).
+    await until(async () => first.stats().changes > 20 && (await stoppedGaps(tickers)).every((gap) => gap.healed));
+    await first.stop();
+    const before = (await stoppedGaps(tickers)).filter((gap) => !gap.healed);
+    expect(before.map((gap) => gap.market).sort()).toEqual([...tickers].sort());
+
+    const second = capture(kalshi, follow);
+    await second.start();
+    await until(async () => (await stoppedGaps(tickers)).every((gap) => gap.healed));
+    await second.stop();
+    const stoppedAt = new Set(before.map((gap) => `${gap.market} ${gap.from_ts}`));
+    const healed = (await stoppedGaps(tickers)).filter((gap) => stoppedAt.has(`${gap.market} ${gap.from_ts}`));
+    expect(healed.map((gap) => [gap.market, gap.healed_by]).sort()).toEqual(
+      tickers.map((ticker) => [ticker, "resubscribe"]).sort(),
+    );
+  });
+
+  it("closes the sessions a killed capture left open, and counts its markets' downtime as a gap from its last note", async () => {
+    // A market no other test here follows.
+    const ticker = openKalshiTickers(harness.replay.kalshi, 8)[7] as string;
+    // What a capture killed with SIGKILL leaves: a session never closed, noted a while ago, and its changes.
+    const noted = toDateTime64(Date.now() - 5 * 60_000);
+    const session = 4_600_000_000_001;
+    await harness.warehouse.insert("kalshi.stream_sessions", [
+      {
+        session,
+        opened_at: noted,
+        closed_at: null,
+        why: "",
+        markets: 1,
+        messages: 9,
+        changes: 3,
+        trades: 0,
+        updated_at: noted,
+      },
+    ]);
+    await harness.warehouse.insert("kalshi.book_changes", [
+      { ticker, received_at: noted, at: null, kind: "reset", side: "bid", price: "0", size: 0, session },
+    ]);
+    const live = capture(kalshi, [{ market: ticker, books: [ticker] }]);
+    await live.start();
+    await until(async () => (await stoppedGaps([ticker])).some((gap) => gap.healed && gap.from_ts.startsWith(noted)));
+    await live.stop();
+    const [closed] = await harness.warehouse.query<{ closed_at: string; why: string }>(
+      "SELECT closed_at, why FROM kalshi.stream_sessions FINAL WHERE session = {session:UInt64}",
+      { params: { session } },
+    );
+    expect(closed).toEqual({ closed_at: `${noted}000`, why: "not closed: the capture ended abruptly" });
+    // book_asof does not take the dead session's book for the time it was down.
+    const [during] = await harness.warehouse.query<{ n: number }>(
+      `SELECT count() AS n FROM kalshi.book_asof(ts = {ts:DateTime64(3, 'UTC')}) WHERE ticker = {ticker:String} AND captured_by = 'stream'`,
+      { params: { ts: toDateTime64(Date.now() - 2 * 60_000), ticker } },
+    );
+    expect(Number(during?.n)).toBe(0);
   });
 });
 

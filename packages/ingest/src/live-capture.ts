@@ -88,6 +88,8 @@ interface OpenGap {
   from: number;
   cause: string;
   session: number;
+  /** Other gaps of the market an earlier capture left open, ended with this one. */
+  also?: OpenGap[];
 }
 
 interface Connection {
@@ -111,6 +113,12 @@ interface Connection {
 /** The capture's clock in microseconds: the wall clock, made finer by the monotonic one. */
 function microsNow(): number {
   return Math.round((performance.timeOrigin + performance.now()) * 1000);
+}
+
+/** `DateTime64(6)` text as microseconds. */
+function microsOf(text: string): number {
+  const [whole = "", fraction = ""] = text.split(".");
+  return Date.parse(`${whole.replace(" ", "T")}Z`) * 1000 + Number(fraction.padEnd(6, "0").slice(0, 6));
 }
 
 /** Microseconds as `DateTime64(6)` text. */
@@ -178,11 +186,68 @@ export class LiveCapture {
       this.options.targets ??
       (await this.options.warehouse.query<{ market: string; books: string[] }>(this.live.targetsSql));
     const connections = this.addConnections(targets);
+    await this.resume();
     this.timers.push(setInterval(() => this.watch(), this.options.watchEveryMs ?? 1_000));
     this.timers.push(setInterval(() => void this.flush(), this.options.flushMs ?? 1_000));
     this.timers.push(setInterval(() => this.noteSessions(), SESSION_NOTE_MS));
     for (const timer of this.timers) timer.unref();
     await this.openAll(connections);
+  }
+
+  /**
+   * Takes up what an earlier capture left in the ledger, so the time it was not running is
+   * a gap and each is healed by this one's subscriptions:
+   * - the gaps it left open (a clean `stop()` opens a `stopped` gap for every market it
+   *   followed) of markets followed now;
+   * - its sessions never closed (its process was killed): each closed as of its last note,
+   *   and every market it may have followed (one with a change since a look-back before
+   *   that note) gets a `stopped` gap from the earliest such note.
+   */
+  private async resume() {
+    const { warehouse } = this.options;
+    const db = this.database;
+    const key = this.key;
+    for (const gap of await warehouse.query<{ market: string; from_ts: string; cause: string; session: number }>(
+      `SELECT ${key} AS market, from_ts, cause, session FROM ${db}.stream_gaps FINAL WHERE to_ts IS NULL
+       ORDER BY from_ts`,
+    )) {
+      if (!this.targets.has(gap.market)) continue;
+      const open = { from: microsOf(gap.from_ts), cause: gap.cause, session: Number(gap.session) };
+      const first = this.gaps.get(gap.market);
+      if (first) (first.also ??= []).push(open);
+      else this.gaps.set(gap.market, open);
+    }
+    const unclosed = await warehouse.query<{ session: number; noted_at: string } & Record<string, unknown>>(
+      `SELECT session, opened_at, noted_at, markets, messages, changes, trades FROM (
+         SELECT session, argMax(opened_at, updated_at) AS opened_at, argMax(closed_at, updated_at) AS closed_at,
+                max(updated_at) AS noted_at, argMax(markets, updated_at) AS markets,
+                argMax(messages, updated_at) AS messages, argMax(changes, updated_at) AS changes,
+                argMax(trades, updated_at) AS trades
+         FROM ${db}.stream_sessions GROUP BY session)
+       WHERE closed_at IS NULL`,
+    );
+    if (unclosed.length === 0) return;
+    const updated = microText(microsNow());
+    for (const { noted_at, ...row } of unclosed) {
+      this.sessionRows.set(Number(row.session), {
+        ...row,
+        closed_at: noted_at,
+        why: "not closed: the capture ended abruptly",
+        updated_at: updated,
+      });
+    }
+    const from = Math.min(...unclosed.map((row) => microsOf(row.noted_at)));
+    const followed = await warehouse.query<{ market: string }>(
+      `SELECT DISTINCT ${key} AS market FROM ${db}.book_changes
+       WHERE received_at > toDateTime64({from:String}, 6, 'UTC') - INTERVAL ${STREAM_CHECKPOINT_MINUTES * 2} MINUTE`,
+      { params: { from: microText(from) } },
+    );
+    for (const { market } of followed) {
+      if (!this.targets.has(market) || this.gaps.has(market)) continue;
+      const gap = { from, cause: "stopped", session: 0 };
+      this.gaps.set(market, gap);
+      this.gapRows.push(this.gapRow(market, gap, null, ""));
+    }
   }
 
   /** Follows the source's open markets as the latest snapshot has them (`retarget`). */
@@ -264,7 +329,7 @@ export class LiveCapture {
     const gap = this.gaps.get(market);
     if (!gap) return;
     this.gaps.delete(market);
-    this.gapRows.push(this.gapRow(market, gap, microsNow(), "closed"));
+    this.endGap(market, gap, microsNow(), "closed");
   }
 
   stats(): LiveCaptureStats {
@@ -289,6 +354,8 @@ export class LiveCapture {
     for (const connection of this.connections) {
       if (connection.retry) clearTimeout(connection.retry);
       if (connection.ping) clearInterval(connection.ping);
+      // From now no book is followed: a gap each, healed by the next capture's subscriptions.
+      if (connection.ws) this.openGaps(connection, "stopped", microsNow());
       // A socket waiting out its back-off has its session closed already, with its own why.
       if (connection.ws) this.endSession(connection, "stopped");
       connection.ws?.terminate();
@@ -467,13 +534,18 @@ export class LiveCapture {
     }
   }
 
-  private openGaps(connection: Connection, cause: string) {
-    const from = connection.lastData * 1000;
+  /**
+   * Every market of the connection unproven from `from`. A connection that follows no book
+   * (Kalshi's unsigned: trades only, the REST tape their proof) vouches for none, so opens
+   * none; a capture's own stop is not counted among the stream's gaps.
+   */
+  private openGaps(connection: Connection, cause: string, from = connection.lastData * 1000) {
+    if (!this.signed && this.live.unsignedGap !== null) return;
     for (const target of connection.targets) {
       if (this.gaps.has(target.market) || !this.targets.has(target.market)) continue;
       const gap = { from, cause, session: connection.session };
       this.gaps.set(target.market, gap);
-      this.totals.gaps += 1;
+      if (cause !== "stopped") this.totals.gaps += 1;
       this.gapRows.push(this.gapRow(target.market, gap, null, ""));
     }
   }
@@ -484,7 +556,11 @@ export class LiveCapture {
     const gap = this.gaps.get(market);
     if (!gap) return;
     this.gaps.delete(market);
-    this.gapRows.push(this.gapRow(market, gap, received, "resubscribe"));
+    this.endGap(market, gap, received, "resubscribe");
+  }
+
+  private endGap(market: string, gap: OpenGap, to: number, healedBy: string) {
+    for (const each of [gap, ...(gap.also ?? [])]) this.gapRows.push(this.gapRow(market, each, to, healedBy));
   }
 
   private gapRow(market: string, gap: OpenGap, to: number | null, healedBy: string) {
