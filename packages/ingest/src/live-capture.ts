@@ -214,7 +214,7 @@ export class LiveCapture {
       if (!this.targets.has(gap.market)) continue;
       const open = { from: microsOf(gap.from_ts), cause: gap.cause, session: Number(gap.session) };
       const first = this.gaps.get(gap.market);
-      if (first) (first.also ??= []).push(open);
+      if (first) first.also = [...(first.also ?? []), open];
       else this.gaps.set(gap.market, open);
     }
     const unclosed = await warehouse.query<{ session: number; noted_at: string } & Record<string, unknown>>(
