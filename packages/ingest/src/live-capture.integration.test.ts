@@ -18,6 +18,7 @@ import { kalshi } from "./sources/kalshi";
 import { polymarket } from "./sources/polymarket";
 import { getSyncStatus } from "./status";
 import { runHistoryStep } from "./sync/history";
+import { runSync } from "./sync/run-sync";
 import { type Harness, startHarness } from "./testing/harness";
 import { openKalshiTickers, openPolymarketMarkets } from "./testing/live-markets";
 
@@ -164,6 +165,43 @@ describe("the live capture of Polymarket's market channel", () => {
       ["stopped", 3],
     ]);
     expect(sessions.every((session) => Number(session.messages) > 0)).toBe(true);
+  });
+
+  it("stores the stream's trades in the one tape, and the Data API's tape heals what a stall lost: each once", async () => {
+    // Listed in the archive, as the tape keys fills by the market their condition is.
+    expect((await runSync(harness.deps, { source: "polymarket" })).success).toBe(true);
+    const targets = markets().map(({ id, yes, no }) => ({ market: id, books: [yes, no] }));
+    const yesTokens = markets().map((market) => market.yes);
+    // The exchange-wide tape starts here (a minute behind the clock, where the Data API has every fill).
+    await runHistoryStep(harness.deps, "polymarket", { markets: 0 });
+    const [{ started } = { started: 0 }] = await harness.warehouse.query<{ started: number }>(
+      "SELECT started FROM internal.feed_state FINAL WHERE source = 'polymarket' AND feed = 'trades'",
+    );
+    const live = capture(narrow(polymarket, 3), targets);
+    await live.start();
+    harness.replay.live.setLiveFault({ kind: "duplicate", venue: "polymarket", times: 20 });
+    await until(() => live.stats().tradesStored > 20);
+    harness.replay.live.setLiveFault({ kind: "stall", venue: "polymarket" });
+    await until(async () => (await gaps("polymarket")).some((gap) => gap.cause === "silence" && gap.healed));
+    await until(() => live.stats().tradesStored > 60);
+    await settled(live);
+    // The tape settles a minute behind its clock: walked as of two minutes on, it holds every fill served.
+    const later = { ...harness.deps, clock: () => new Date(Date.now() + 120_000) };
+    await runHistoryStep(later, "polymarket", { markets: 0 });
+
+    const served = harness.replay.live
+      .tape("polymarket")
+      .filter((trade) => yesTokens.includes(trade.market) && trade.at >= Number(started) * 1000);
+    const stored = await harness.warehouse.query<{ transaction_hash: string; source: string }>(
+      `SELECT transaction_hash, source FROM polymarket.trades
+       WHERE token_id IN {tokens:Array(String)} AND ts >= toDateTime({started:UInt32}, 'UTC')`,
+      { params: { tokens: yesTokens, started: Number(started) } },
+    );
+    expect(stored.map((row) => row.transaction_hash).sort()).toEqual(served.map((trade) => trade.id).sort());
+    const bySource = (source: string) => stored.filter((row) => row.source === source).length;
+    expect(bySource("stream")).toBeGreaterThan(60);
+    expect(bySource("rest")).toBeGreaterThan(0);
+    expect(bySource("stream") + bySource("rest")).toBe(stored.length);
   });
 
   it("sees a stall with PONG alive and an abrupt close, each a gap of every market of the socket, healed", async () => {

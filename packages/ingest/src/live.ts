@@ -14,6 +14,20 @@
  * frame over `LIVE_FRAME_MAX_BYTES` is refused before it is parsed.
  */
 
+import type { Warehouse } from "@epicenter/warehouse";
+
+/**
+ * From when (Unix seconds) a REST walker may meet a trade the live stream stored already:
+ * the venue's first stream session, less a minute for the venue's clock; Infinity when the
+ * stream never ran, so a walker over the archive's past asks nothing more.
+ */
+export async function streamedFrom(warehouse: Warehouse, database: string): Promise<number> {
+  const [row] = await warehouse.query<{ second: number; sessions: number }>(
+    `SELECT toUnixTimestamp(min(opened_at)) - 60 AS second, count() AS sessions FROM ${database}.stream_sessions`,
+  );
+  return row && Number(row.sessions) > 0 ? Number(row.second) : Number.POSITIVE_INFINITY;
+}
+
 /** The most text one frame may hold: Polymarket's first dump of 500 books is about 1 MB. */
 export const LIVE_FRAME_MAX_BYTES = 8 * 1024 * 1024;
 

@@ -3,7 +3,9 @@
  * token, with its window and fidelity limits and the empty-`max` trap) and the Data API's
  * `/v2/trades` (by condition, newest first, keyset-paged by transaction and fill, with
  * wallets shared across markets). The recorded samples answer for their own token and
- * conditions.
+ * conditions, and the trades the live feed served (`live-polymarket.ts`) are fills of their
+ * own transactions beside the generated ones, so a capture that missed some on the stream
+ * finds them here, by their transaction.
  */
 import { hashSeed, hexOf, type Json, noiseAt, type PolymarketMarketRef, tokenIdsOf } from "./catalog";
 import {
@@ -31,6 +33,7 @@ import {
   spreadRange,
   tradeSpread,
 } from "./history-market-life";
+import type { ServedTrade } from "./live";
 
 const MAX_WINDOW_S = 15 * DAY;
 
@@ -249,6 +252,88 @@ function tradesOf(context: Context, condition: string, ref: PolymarketMarketRef)
   };
 }
 
+const servedIndex = new WeakMap<readonly ServedTrade[], { seen: number; byCondition: Map<string, ServedTrade[]> }>();
+
+/** The live feed's trades by condition, kept up as the tape grows (it only grows). */
+function servedByCondition(context: Context): Map<string, ServedTrade[]> {
+  const tape = context.liveTape("polymarket");
+  let index = servedIndex.get(tape);
+  if (!index) {
+    index = { seen: 0, byCondition: new Map() };
+    servedIndex.set(tape, index);
+  }
+  for (; index.seen < tape.length; index.seen += 1) {
+    const trade = tape[index.seen] as ServedTrade;
+    const condition = String(context.polymarket.findByToken(trade.market)?.market.conditionId ?? "");
+    if (!condition) continue;
+    const list = index.byCondition.get(condition) ?? [];
+    if (list.length === 0) index.byCondition.set(condition, list);
+    list.push(trade);
+  }
+  return index.byCondition;
+}
+
+/** A trade the live feed served, as the Data API lists its fill: its own transaction, the Yes token. */
+function servedFill(context: Context, trade: ServedTrade): Json {
+  const ref = context.polymarket.findByToken(trade.market);
+  const outcomes = JSON.parse(String(ref?.market.outcomes ?? '["Yes","No"]')) as string[];
+  const { proxyWallet, name, pseudonym } = wallet(hashSeed(trade.id) % 2000);
+  return {
+    proxyWallet,
+    side: trade.side,
+    asset: trade.market,
+    conditionId: String(ref?.market.conditionId ?? ""),
+    size: trade.size,
+    price: trade.cents / 100,
+    timestamp: Math.floor(trade.at / 1000),
+    title: ref?.market.question,
+    slug: ref?.market.slug,
+    icon: ref?.market.icon ?? ref?.event.icon ?? "",
+    eventSlug: ref?.event.slug,
+    outcome: outcomes[0] ?? "",
+    outcomeIndex: 0,
+    name,
+    pseudonym,
+    bio: "",
+    profileImage: "",
+    profileImageOptimized: "",
+    transactionHash: trade.id,
+  };
+}
+
+/** A condition's transactions with the live feed's trades among them, in time order. */
+function withServed(context: Context, condition: string, base: ConditionTrades | null): ConditionTrades | null {
+  const served = servedByCondition(context).get(condition);
+  if (!served?.length) return base;
+  const items: Array<{ t: number; j?: number; trade?: ServedTrade }> = [];
+  if (base) {
+    const [oldest, newest] = base.range(Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY);
+    for (let j = oldest; j <= newest; j += 1) items.push({ t: base.timestamp(j), j });
+  }
+  for (const trade of served) items.push({ t: Math.floor(trade.at / 1000), trade });
+  items.sort((a, b) => a.t - b.t);
+  const atOrAfter = (t: number) => {
+    let low = 0;
+    let high = items.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((items[middle]?.t ?? 0) < t) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+  return {
+    condition,
+    range: (from, to) => [atOrAfter(from), atOrAfter(to + 1) - 1],
+    timestamp: (k) => items[k]?.t ?? 0,
+    fills: (k) => {
+      const item = items[k];
+      if (item?.trade) return [servedFill(context, item.trade)];
+      return base && item?.j !== undefined ? base.fills(item.j) : [];
+    },
+  };
+}
+
 /** The recorded sample's trades of one condition, each its own transaction, ascending in time. */
 function recordedTrades(condition: string, newestFirst: Json[]): ConditionTrades {
   const ascending = [...newestFirst].reverse();
@@ -287,7 +372,7 @@ export function polymarketTrades(context: Context, url: URL): Reply {
     const end = start + limit;
     return page(recorded.slice(start, end), end < recorded.length ? [end, 0] : null);
   }
-  const source = conditionTrades(context, condition);
+  const source = withServed(context, condition, conditionTrades(context, condition));
   if (!source) return page([], null);
   const [, newest] = source.range(Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY);
   const trades: Json[] = [];
@@ -329,7 +414,13 @@ function polymarketTape(context: Context, url: URL, limit: number): Reply {
   if (cursor === "invalid") return polymarketError(400, "invalid 'cursor'");
   const now = new Date(context.now * 1000);
   const from = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1) / 1000;
-  const sources = allConditions(context);
+  const served = servedByCondition(context);
+  const sources = allConditions(context).map((source) => withServed(context, source.condition, source) ?? source);
+  const listed = new Set(sources.map((source) => source.condition));
+  for (const condition of served.keys()) {
+    const source = !listed.has(condition) && withServed(context, condition, null);
+    if (source) sources.push(source);
+  }
   const after = (t: number, c: string, j: number) =>
     !cursor || t < cursor[0] || (t === cursor[0] && (c < cursor[1] || (c === cursor[1] && j <= cursor[2])));
   const found: Array<{ t: number; source: ConditionTrades; j: number }> = [];

@@ -46,7 +46,7 @@ const TABLES: Record<string, string> = {
   "kalshi.coverage_days":
     "The coverage ledger per UTC day and Kalshi market: snapshots of it stored (snapshots) beside the venue's snapshots that day (venue_snapshots, about 144), and the history stored for the day: candles at each period, trades, and the contracts those trades add up to (contracts_traded) beside the venue's own count from its hourly candles (venue_contracts): where they differ, trades of that day are missing. Filter by ticker (or day): the whole archive's days are a long read.",
   "polymarket.trades":
-    "Every Polymarket trade (fill) of every market, from the venue's Data API: one row per (transaction_hash, trade_index). Price in USDC per share (0–1), size in shares. Stored once however often fetched.",
+    "Every Polymarket trade (fill) of every market, from the venue's live WebSocket feed as it happens and its Data API: one row per (transaction_hash, trade_index), whichever path brought it first (source). Price in USDC per share (0–1), size in shares. Stored once however often fetched.",
   "kalshi.candles":
     "Kalshi's candles of every market, from the venue's live and historical APIs, back to the market's first day: one row per (ticker, period_minutes, end_period_ts) for periods of 1, 60 and 1440 minutes. Prices in dollars (0–1), volume and open interest in contracts, whatever shape the API used. Candles are sparse: a period exists only if something happened. A period with no trade has NULL trade prices (price_open … price_mean), not 0; forward-fill with price_previous or last_value(price_close) over the ticker's periods.",
   "crossvenue.market_pairs":
@@ -325,7 +325,7 @@ const POLYMARKET_TRADE: Record<string, string> = {
   side: "BUY or SELL, from the trading wallet's side, as the Data API reports it (maker/taker is not reliably flagged).",
   proxy_wallet: "The trading wallet (Polymarket proxy wallet address).",
   source:
-    "How the trade came: rest, from the Data API (today every Polymarket trade; the live stream's are not stored yet).",
+    "How the trade came: stream, from the live WebSocket feed as it happened (side is the taker's, proxy_wallet empty, trade_index 1000 and up, transaction_hash empty when the feed sent none), or rest, from the Data API. A trade is stored once, by whichever came first: the two copies are matched on token, price and size (and the transaction where both know it) within two minutes; the Data API's tape fills in what the stream missed (polymarket.stream_gaps says when).",
 };
 
 const candlePart = (side: string, part: string) =>

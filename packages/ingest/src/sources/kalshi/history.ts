@@ -35,6 +35,7 @@ import {
   type Window,
   windowsOf,
 } from "../../history";
+import { streamedFrom } from "../../live";
 import type { HistoryOutcome, HistoryRun, SourceHistory } from "../../source";
 import { zTimestamp } from "../../upstream-values";
 import { kalshiRateLimit } from "./client";
@@ -155,12 +156,8 @@ async function step(run: HistoryRun, limit: number): Promise<HistoryOutcome> {
   )) {
     newestTrade.set(row.ticker, { second: Number(row.second), ids: new Set(row.ids) });
   }
-  // From the live stream's first session on (a minute before, for the venue's clock), a
-  // fetched trade may be stored already, by the stream; before it, none can be.
-  const [firstSession] = await warehouse.query<{ second: number; sessions: number }>(
-    `SELECT toUnixTimestamp(min(opened_at)) - 60 AS second, count() AS sessions FROM kalshi.stream_sessions`,
-  );
-  const streamedFrom = firstSession && Number(firstSession.sessions) > 0 ? Number(firstSession.second) : Infinity;
+  // From the live stream's first session on, a fetched trade may be stored already, by the stream.
+  const streamed = await streamedFrom(warehouse, "kalshi");
   const lastTrade = new Map<string, number>();
   for (const row of await warehouse.query<{ ticker: string; second: number }>(
     `SELECT ticker, toUnixTimestamp(max(created_time)) AS second FROM kalshi.trades
@@ -296,7 +293,7 @@ async function step(run: HistoryRun, limit: number): Promise<HistoryOutcome> {
     }
     const fetched = [...byId.values()].filter((row) => !stored?.ids.has(row.trade_id));
     const fresh =
-      range.to >= streamedFrom
+      range.to >= streamed
         ? await unstoredTrades(warehouse, fetched)
         : fetched.sort((a, b) => a.created_time.localeCompare(b.created_time));
     const newest = fresh.at(-1);

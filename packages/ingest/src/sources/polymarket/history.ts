@@ -32,9 +32,10 @@ import {
   type Window,
 } from "../../history";
 import { windowUnder } from "../../http/rate-limiter";
+import { streamedFrom } from "../../live";
 import type { HistoryOutcome, HistoryRun, SourceHistory } from "../../source";
 import { mapPricePoints, mapTrades, type PolymarketMarketRef, ZPricesHistory, ZTradesPage } from "./history-values";
-import { TAPE_SETTLE_SECONDS, unstoredTrades, walkPolymarketTape } from "./tape";
+import { TAPE_SETTLE_SECONDS, unstoredTrades, walkPolymarketTape, withoutStoredBy } from "./tape";
 
 const CLOB = "polymarket-clob";
 const DATA = "polymarket-data";
@@ -107,6 +108,7 @@ async function step(run: HistoryRun, limit: number): Promise<HistoryOutcome> {
 
   const prices = new RowSink(warehouse, "polymarket.prices", run.batchRows);
   const trades = new RowSink(warehouse, "polymarket.trades", run.batchRows);
+  const streamed = await streamedFrom(warehouse, "polymarket");
   const clob = run.hosts[CLOB] as HistoryRun["hosts"][string];
   const data = run.hosts[DATA] as HistoryRun["hosts"][string];
   let pages = 0;
@@ -271,7 +273,12 @@ async function step(run: HistoryRun, limit: number): Promise<HistoryOutcome> {
     }
     const mapped = mapTrades(market, collected);
     skipped += mapped.skipped;
-    const fresh = await unstoredTrades(warehouse, mapped.rows);
+    const unstored = await unstoredTrades(warehouse, mapped.rows);
+    // What the live stream stored already stays the stream's.
+    const fresh =
+      unstored.length > 0 && (unstored.at(-1)?.ts ?? 0) >= streamed
+        ? await withoutStoredBy(warehouse, unstored, "stream")
+        : unstored;
     count(market.id, fresh.length);
     for (const row of fresh) lastTrade.set(market.id, Math.max(lastTrade.get(market.id) ?? 0, row.ts));
     await trades.add(fresh);
@@ -297,11 +304,14 @@ async function step(run: HistoryRun, limit: number): Promise<HistoryOutcome> {
   };
 }
 
-/** The newest trade of `id` stored at or before `until` (Unix seconds), if any. */
+/**
+ * The newest trade of `id` the REST walks stored at or before `until` (Unix seconds), if
+ * any: the stream's say nothing of what the walks have reached.
+ */
 async function newestTradeBy(warehouse: Warehouse, id: string, until: number): Promise<number | undefined> {
   const [row] = await warehouse.query<{ newest: number }>(
     `SELECT toUnixTimestamp(max(ts)) AS newest FROM polymarket.trades
-     WHERE id = {id:String} AND ts <= toDateTime({until:UInt32}, 'UTC') HAVING count() > 0`,
+     WHERE id = {id:String} AND ts <= toDateTime({until:UInt32}, 'UTC') AND source = 'rest' HAVING count() > 0`,
     { params: { id, until } },
   );
   return row ? Number(row.newest) : undefined;

@@ -18,10 +18,14 @@
  * - any other `event_type` is counted, not refused.
  * Every number is a string; timestamps are epoch milliseconds as text.
  */
+import { createHash } from "node:crypto";
+import type { Warehouse } from "@epicenter/warehouse";
 import { levelSize, priceTicks } from "../../books";
-import { emptyFrame, type LiveEvent, type LiveFrame, type LiveLevel, parseFrame } from "../../live";
+import { emptyFrame, type LiveEvent, type LiveFrame, type LiveLevel, type LiveTrade, parseFrame } from "../../live";
 import type { SourceLive } from "../../source";
 import { Invalid, readNumberish, readStringList } from "../../upstream-values";
+import type { PolymarketTradeRow } from "./history-values";
+import { withoutStoredBy } from "./tape";
 
 /** What the channel takes on a socket: the first subscription, then additions and removals. */
 export function polymarketSubscribe(tokens: readonly string[], operation?: "subscribe" | "unsubscribe"): string {
@@ -162,6 +166,65 @@ function millis(value: unknown): number | null {
   return typeof read === "number" && read > 0 ? read : null;
 }
 
+/**
+ * A streamed trade's `trade_index`: 1,000 and up, so its key never meets a Data API fill's
+ * (0, 1, … within the transaction), and distinct among the stream's trades of its second.
+ */
+function streamTradeIndex(trade: LiveTrade): number {
+  const { book, ticks, size, tradeId } = trade.trade;
+  const digest = createHash("sha1")
+    .update(`${book} ${ticks} ${size} ${tradeId ?? ""} ${trade.received}`)
+    .digest();
+  return 1_000 + (digest.readUInt32BE(0) % 64_000);
+}
+
+/**
+ * The stream's trades into `polymarket.trades` (`source = 'stream'`), each with its market's
+ * condition and outcome from `markets_latest`, less those the Data API's walks stored already
+ * (`withoutStoredBy`: the feed has no fill index, so a trade is matched on its token, price,
+ * size and transaction where sent). The feed's side is the taker's; no wallet is sent.
+ */
+export async function storePolymarketTrades(warehouse: Warehouse, trades: readonly LiveTrade[]): Promise<number> {
+  if (trades.length === 0) return 0;
+  const markets = new Map<string, { condition: string; tokens: string[]; outcomes: string[] }>();
+  for (const row of await warehouse.query<{ id: string; condition: string; tokens: string[]; outcomes: string[] }>(
+    `SELECT id, conditionId AS condition, clobTokenIds AS tokens, outcomes FROM polymarket.markets_latest FINAL
+     WHERE id IN {ids:Array(String)}`,
+    { params: { ids: [...new Set(trades.map((trade) => trade.market))] } },
+  )) {
+    markets.set(row.id, row);
+  }
+  const rows: Array<PolymarketTradeRow & { source: "stream" }> = [];
+  // A frame sent twice: the same transaction's same fill, once.
+  const seen = new Set<string>();
+  for (const streamed of trades) {
+    const { market, trade, received } = streamed;
+    const once = `${trade.book} ${trade.tradeId} ${trade.ticks} ${trade.size}`;
+    if (trade.tradeId !== null && seen.has(once)) continue;
+    seen.add(once);
+    const known = markets.get(market);
+    const outcomeIndex = known ? known.tokens.indexOf(trade.book) : -1;
+    rows.push({
+      id: market,
+      condition_id: known?.condition ?? "",
+      transaction_hash: trade.tradeId ?? "",
+      trade_index: streamTradeIndex(streamed),
+      token_id: trade.book,
+      outcome: known?.outcomes[outcomeIndex] ?? "",
+      outcome_index: Math.max(outcomeIndex, 0),
+      ts: Math.floor((trade.at ?? received / 1000) / 1000),
+      price: trade.ticks / 10_000,
+      size: trade.size,
+      side: trade.side === "buy" ? "BUY" : "SELL",
+      proxy_wallet: "",
+      source: "stream",
+    });
+  }
+  const fresh = await withoutStoredBy(warehouse, rows, "rest");
+  if (fresh.length > 0) await warehouse.insert("polymarket.trades", fresh);
+  return fresh.length;
+}
+
 /** The venue's market channel, where `POLYMARKET_WS_URL` does not say another. */
 export const POLYMARKET_WS_URL = "wss://ws-subscriptions-clob.polymarket.com/ws/market";
 
@@ -183,7 +246,5 @@ export const polymarketLive: SourceLive = {
   unsignedGap: null,
   read: readPolymarketFrame,
   ping: { text: POLYMARKET_PING, everyMs: 10_000 },
-  // Not yet: `last_trade_price` has no fill index and often no transaction, so a streamed
-  // trade cannot yet be told from the Data API's copy of it; the REST tape alone stores them.
-  storeTrades: async () => 0,
+  storeTrades: storePolymarketTrades,
 };

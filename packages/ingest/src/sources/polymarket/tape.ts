@@ -16,6 +16,9 @@
  * the page where the held second began: a walk killed anywhere fetches that page again,
  * finds what it wrote stored, and numbers the held second whole.
  *
+ * A fill the live stream stored already (`live.ts`) is left out (`withoutStoredBy`): the
+ * stream's copy stays, so each trade is stored once whichever path brought it first.
+ *
  * Fills are keyed by market id, found from the condition id in `markets_latest`. A
  * market the archive has not listed yet has its fills on the tape skipped; its own walk
  * (`history.ts`) fetches them, up to an hour after it was first listed.
@@ -23,6 +26,7 @@
 import type { Warehouse } from "@epicenter/warehouse";
 import type { z } from "zod";
 import { openTape, type TapeOutcome, tapeStart } from "../../feeds";
+import { streamedFrom } from "../../live";
 import type { HistoryRun } from "../../source";
 import { mapTrades, type PolymarketTradeRow, ZTrade, ZTradesPage } from "./history-values";
 
@@ -49,6 +53,7 @@ export async function walkPolymarketTape(run: HistoryRun, host: string, maxPages
   const { write, outcome } = tape;
   let state = tape.state;
   const listed = new Map<string, Listed | null>();
+  const streamed = await streamedFrom(warehouse, "polymarket");
   let unlisted = 0;
   // The page to fetch next, and the held second: its fills, and the cursor of the page it began on.
   let pageCursor = state.cursor;
@@ -104,7 +109,12 @@ export async function walkPolymarketTape(run: HistoryRun, host: string, maxPages
 
     const rows = await mapListed(warehouse, ready, listed);
     unlisted += rows.unlisted;
-    const fresh = await unstoredTrades(warehouse, rows.rows);
+    const unstored = await unstoredTrades(warehouse, rows.rows);
+    // What the live stream stored already stays the stream's.
+    const fresh =
+      unstored.length > 0 && (unstored.at(-1)?.ts ?? 0) >= streamed
+        ? await withoutStoredBy(warehouse, unstored, "stream")
+        : unstored;
     if (fresh.length > 0) await warehouse.insert("polymarket.trades", fresh);
     outcome.rows += fresh.length;
     const counted = { pages: state.pages + 1, rows: state.rows + fresh.length };
@@ -186,4 +196,69 @@ export async function unstoredTrades(
   );
   const stored = new Set(found.map(key));
   return rows.filter((row) => !stored.has(key(row))).sort((a, b) => a.ts - b.ts);
+}
+
+/**
+ * How far apart the two copies of one trade may be timed: the stream's is the match (the
+ * feed's milliseconds), the Data API's the block that settled it, seconds to a minute later.
+ */
+export const STREAM_MATCH_SECONDS = 120;
+
+/**
+ * `rows` less those that are a trade `by` (the other path) stored already: the Data API's
+ * copy of a trade the stream brought, or the reverse. The stream's `last_trade_price` has no
+ * fill index and often no transaction, so two copies are one trade when they share the
+ * token, price and size, the transaction where both know it, and are timed within
+ * `STREAM_MATCH_SECONDS`; each stored trade matches one row at most, the nearest in time.
+ */
+export async function withoutStoredBy<Row extends PolymarketTradeRow>(
+  warehouse: Warehouse,
+  rows: readonly Row[],
+  by: "rest" | "stream",
+): Promise<Row[]> {
+  if (rows.length === 0) return [];
+  let oldest = Number.POSITIVE_INFINITY;
+  let newest = 0;
+  for (const row of rows) {
+    oldest = Math.min(oldest, row.ts);
+    newest = Math.max(newest, row.ts);
+  }
+  const stored = await warehouse.query<{
+    token_id: string;
+    transaction_hash: string;
+    price: number;
+    size: number;
+    ts: number;
+  }>(
+    `SELECT token_id, transaction_hash, price, size, toUnixTimestamp(ts) AS ts FROM polymarket.trades
+     WHERE id IN {ids:Array(String)} AND source = {by:String}
+       AND ts BETWEEN toDateTime({oldest:UInt32}, 'UTC') AND toDateTime({newest:UInt32}, 'UTC')`,
+    {
+      params: {
+        ids: [...new Set(rows.map((row) => row.id))],
+        by,
+        oldest: Math.max(0, oldest - STREAM_MATCH_SECONDS),
+        newest: newest + STREAM_MATCH_SECONDS,
+      },
+    },
+  );
+  const byTrade = new Map<string, Array<{ hash: string; ts: number; used: boolean }>>();
+  const tradeKey = (token: string, price: number, size: number) =>
+    `${token} ${Math.round(Number(price) * 1e6)} ${Math.round(Number(size) * 1e6)}`;
+  for (const row of stored) {
+    const key = tradeKey(row.token_id, row.price, row.size);
+    const list = byTrade.get(key) ?? [];
+    if (list.length === 0) byTrade.set(key, list);
+    list.push({ hash: row.transaction_hash, ts: Number(row.ts), used: false });
+  }
+  return rows.filter((row) => {
+    let best: { hash: string; ts: number; used: boolean } | undefined;
+    for (const candidate of byTrade.get(tradeKey(row.token_id, row.price, row.size)) ?? []) {
+      if (candidate.used || Math.abs(candidate.ts - row.ts) > STREAM_MATCH_SECONDS) continue;
+      if (candidate.hash !== "" && row.transaction_hash !== "" && candidate.hash !== row.transaction_hash) continue;
+      if (!best || Math.abs(candidate.ts - row.ts) < Math.abs(best.ts - row.ts)) best = candidate;
+    }
+    if (best) best.used = true;
+    return !best;
+  });
 }
