@@ -24,8 +24,10 @@
  * share at each write, so `book_asof` (migration 22) finds its start within its look-back.
  *
  * Rows are buffered and written every `flushMs`; `stop()` writes what is left, closes the
- * sessions (`why = 'stopped'`) and leaves the gaps still open with no end, so the ledger
- * says what was not seen.
+ * sessions (`why = 'stopped'`), opens a `stopped` gap for every market it followed and
+ * leaves every gap open with no end, so the ledger says what was not seen; the next capture
+ * takes them up (`resume`). One capture writes a venue's ledger at a time: a capture that
+ * starts closes the sessions it finds open as those of one that was killed.
  */
 import {
   STREAM_CHECKPOINT_MINUTES,
