@@ -73,7 +73,7 @@ describe("the data catalog", () => {
     // An as-of view: its columns (the engine's system.columns has none for it), sampled as of now.
     await page.goto(`${baseUrl}/datasets/kalshi-book_asof`);
     await page.getByRole("heading", { level: 1, name: "kalshi.book_asof" }).waitFor();
-    expect(Number(await page.getByTestId("column-count").textContent())).toBe(7);
+    expect(Number(await page.getByTestId("column-count").textContent())).toBe(8);
     const side = page.getByRole("row").filter({ has: page.locator("code", { hasText: /^side$/ }) });
     await expect.poll(() => side.locator("td").nth(2).textContent(), { timeout: 20_000 }).toMatch(/^(bid|ask)/);
     await page.getByRole("button", { name: "Query in Editor" }).first().click();

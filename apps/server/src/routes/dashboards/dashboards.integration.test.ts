@@ -172,6 +172,7 @@ describe("the catalog's descriptions", () => {
       "level",
       "price",
       "size",
+      "captured_by",
     ]);
     const markets = tables.find((table) => table.full_name === "polymarket.markets_asof");
     expect(markets?.columns.map((column) => column.name).slice(0, 3)).toEqual(["captured_at", "sync_timestamp", "id"]);
