@@ -12,7 +12,8 @@ export const DATA_FACTS =
   "Snapshot tables hold one row per market per sync run, about every 10 minutes; the *_latest tables hold the newest row per market (read them with FINAL). " +
   "Kalshi combo (multivariate, KXMVE…) markets are excluded. " +
   "Price and trade history from the venues themselves: polymarket.prices, polymarket.trades, kalshi.candles, kalshi.trades. " +
-  "Kalshi volume and open_interest are contracts, not dollars; Polymarket volume and liquidity are USDC.";
+  "Kalshi volume and open_interest are contracts, not dollars; Polymarket volume and liquidity are USDC. " +
+  "Live feeds: <venue>.book_changes holds every book change tick by tick, trades with source = 'stream' came by the feed (each trade once with the REST tape's), <venue>.stream_gaps and stream_sessions say when the capture could not vouch for a book, and book_asof(ts) is exact to the event where it could (captured_by).";
 
 export const INSTRUCTIONS = `Epicenter archives Polymarket and Kalshi prediction markets in a ClickHouse warehouse: a database per venue, polymarket and kalshi, plus crossvenue (market_pairs: the same question on both venues, with relation, orientation and the reasons), queried in ClickHouse SQL (one read-only SELECT per call, market tables only, time- and row-limited).
 ${DATA_FACTS}
