@@ -143,3 +143,41 @@ export const bySecond = (context: Context, catalog: { tick: number }) => `${cont
  */
 export const byDay = (context: Context, catalog: { tick: number }) =>
   `${Math.floor(context.now / 86_400)} ${catalog.tick}`;
+
+/** The first of `count` items in ascending order whose value (`valueAt`) is at or after `value`; `count` when none is. */
+export function firstAtOrAfter(count: number, valueAt: (index: number) => number, value: number): number {
+  let low = 0;
+  let high = count;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (valueAt(middle) < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * The live feed's trades grouped by `keyOf` (null leaves one out), kept up as the tape
+ * grows (it only grows), so a walk paging through the REST tape does not regroup it.
+ */
+export function tapeGroups(
+  keyOf: (context: Context, trade: ServedTrade) => string | null,
+): (context: Context, tape: readonly ServedTrade[]) => Map<string, ServedTrade[]> {
+  const indexes = new WeakMap<readonly ServedTrade[], { seen: number; groups: Map<string, ServedTrade[]> }>();
+  return (context, tape) => {
+    let index = indexes.get(tape);
+    if (!index) {
+      index = { seen: 0, groups: new Map() };
+      indexes.set(tape, index);
+    }
+    for (; index.seen < tape.length; index.seen += 1) {
+      const trade = tape[index.seen] as ServedTrade;
+      const key = keyOf(context, trade);
+      if (key === null) continue;
+      const group = index.groups.get(key);
+      if (group) group.push(trade);
+      else index.groups.set(key, [trade]);
+    }
+    return index.groups;
+  };
+}

@@ -13,10 +13,12 @@ import {
   type Context,
   decodeCursor,
   encodeCursor,
+  firstAtOrAfter,
   integer,
   kalshiError,
   keptPerCatalog,
   type Reply,
+  tapeGroups,
 } from "./history-context";
 import {
   clamp,
@@ -70,7 +72,10 @@ function servedFeed(ticker: string, trades: readonly ServedTrade[]): TradeFeed {
   const timeUs = (k: number) => (trades[k] as ServedTrade).at * 1000;
   return {
     ticker,
-    range: (from, to) => [firstAtOrAfter(trades, from), firstAtOrAfter(trades, to + 1) - 1],
+    range: (from, to) => [
+      firstAtOrAfter(trades.length, timeUs, from),
+      firstAtOrAfter(trades.length, timeUs, to + 1) - 1,
+    ],
     timeUs,
     trade(k) {
       const trade = trades[k] as ServedTrade;
@@ -90,35 +95,12 @@ function servedFeed(ticker: string, trades: readonly ServedTrade[]): TradeFeed {
   };
 }
 
-/** The first trade at or after `us` (the length when none is), by bisection: the tape is in time order. */
-function firstAtOrAfter(trades: readonly ServedTrade[], us: number): number {
-  let low = 0;
-  let high = trades.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((trades[middle] as ServedTrade).at * 1000 < us) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
+const servedByTicker = tapeGroups((_, trade) => trade.market);
 
-const servedByTicker = new WeakMap<readonly ServedTrade[], { seen: number; byTicker: Map<string, ServedTrade[]> }>();
-
-/** The live feed's trades by market, kept up as the tape grows (it only grows). */
+/** The live feed's trades by market, as feeds. */
 function servedFeeds(context: Context): Map<string, TradeFeed> {
-  const tape = context.liveTape("kalshi");
-  let index = servedByTicker.get(tape);
-  if (!index) {
-    index = { seen: 0, byTicker: new Map() };
-    servedByTicker.set(tape, index);
-  }
-  for (; index.seen < tape.length; index.seen += 1) {
-    const trade = tape[index.seen] as ServedTrade;
-    const list = index.byTicker.get(trade.market) ?? [];
-    if (list.length === 0) index.byTicker.set(trade.market, list);
-    list.push(trade);
-  }
-  return new Map([...index.byTicker].map(([ticker, trades]) => [ticker, servedFeed(ticker, trades)]));
+  const groups = servedByTicker(context, context.liveTape("kalshi"));
+  return new Map([...groups].map(([ticker, trades]) => [ticker, servedFeed(ticker, trades)]));
 }
 
 /** Microseconds since the epoch of "2026-07-25T05:51:39.54467Z". */

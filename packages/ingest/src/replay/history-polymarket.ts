@@ -14,10 +14,12 @@ import {
   type Context,
   decodeCursor,
   encodeCursor,
+  firstAtOrAfter,
   integer,
   keptPerCatalog,
   polymarketError,
   type Reply,
+  tapeGroups,
 } from "./history-context";
 import {
   clamp,
@@ -252,26 +254,11 @@ function tradesOf(context: Context, condition: string, ref: PolymarketMarketRef)
   };
 }
 
-const servedIndex = new WeakMap<readonly ServedTrade[], { seen: number; byCondition: Map<string, ServedTrade[]> }>();
-
-/** The live feed's trades by condition, kept up as the tape grows (it only grows). */
-function servedByCondition(context: Context): Map<string, ServedTrade[]> {
-  const tape = context.liveTape("polymarket");
-  let index = servedIndex.get(tape);
-  if (!index) {
-    index = { seen: 0, byCondition: new Map() };
-    servedIndex.set(tape, index);
-  }
-  for (; index.seen < tape.length; index.seen += 1) {
-    const trade = tape[index.seen] as ServedTrade;
-    const condition = String(context.polymarket.findByToken(trade.market)?.market.conditionId ?? "");
-    if (!condition) continue;
-    const list = index.byCondition.get(condition) ?? [];
-    if (list.length === 0) index.byCondition.set(condition, list);
-    list.push(trade);
-  }
-  return index.byCondition;
-}
+/** The live feed's trades by condition. */
+const servedByConditionOf = tapeGroups(
+  (context, trade) => String(context.polymarket.findByToken(trade.market)?.market.conditionId ?? "") || null,
+);
+const servedByCondition = (context: Context) => servedByConditionOf(context, context.liveTape("polymarket"));
 
 /** A trade the live feed served, as the Data API lists its fill: its own transaction, the Yes token. */
 function servedFill(context: Context, trade: ServedTrade): Json {
@@ -312,16 +299,7 @@ function withServed(context: Context, condition: string, base: ConditionTrades |
   }
   for (const trade of served) items.push({ t: Math.floor(trade.at / 1000), trade });
   items.sort((a, b) => a.t - b.t);
-  const atOrAfter = (t: number) => {
-    let low = 0;
-    let high = items.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if ((items[middle]?.t ?? 0) < t) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  };
+  const atOrAfter = (t: number) => firstAtOrAfter(items.length, (k) => items[k]?.t ?? 0, t);
   return {
     condition,
     range: (from, to) => [atOrAfter(from), atOrAfter(to + 1) - 1],
