@@ -178,6 +178,34 @@ function streamTradeIndex(trade: LiveTrade): number {
   return 1_000 + (digest.readUInt32BE(0) % 64_000);
 }
 
+interface MarketFacts {
+  condition: string;
+  tokens: string[];
+  outcomes: string[];
+}
+
+/** A market's condition, tokens and outcomes never change: read once per market, not at every write. */
+const factsByWarehouse = new WeakMap<Warehouse, Map<string, MarketFacts>>();
+
+async function marketFacts(warehouse: Warehouse, trades: readonly LiveTrade[]): Promise<Map<string, MarketFacts>> {
+  let known = factsByWarehouse.get(warehouse);
+  if (!known) {
+    known = new Map();
+    factsByWarehouse.set(warehouse, known);
+  }
+  const missing = [...new Set(trades.map((trade) => trade.market))].filter((id) => !known.has(id));
+  if (missing.length > 0) {
+    for (const row of await warehouse.query<MarketFacts & { id: string }>(
+      `SELECT id, conditionId AS condition, clobTokenIds AS tokens, outcomes FROM polymarket.markets_latest FINAL
+       WHERE id IN {ids:Array(String)}`,
+      { params: { ids: missing } },
+    )) {
+      known.set(row.id, { condition: row.condition, tokens: row.tokens, outcomes: row.outcomes });
+    }
+  }
+  return known;
+}
+
 /**
  * The stream's trades into `polymarket.trades` (`source = 'stream'`), each with its market's
  * condition and outcome from `markets_latest`, less those the Data API's walks stored already
@@ -186,14 +214,7 @@ function streamTradeIndex(trade: LiveTrade): number {
  */
 export async function storePolymarketTrades(warehouse: Warehouse, trades: readonly LiveTrade[]): Promise<number> {
   if (trades.length === 0) return 0;
-  const markets = new Map<string, { condition: string; tokens: string[]; outcomes: string[] }>();
-  for (const row of await warehouse.query<{ id: string; condition: string; tokens: string[]; outcomes: string[] }>(
-    `SELECT id, conditionId AS condition, clobTokenIds AS tokens, outcomes FROM polymarket.markets_latest FINAL
-     WHERE id IN {ids:Array(String)}`,
-    { params: { ids: [...new Set(trades.map((trade) => trade.market))] } },
-  )) {
-    markets.set(row.id, row);
-  }
+  const markets = await marketFacts(warehouse, trades);
   const rows: Array<PolymarketTradeRow & { source: "stream" }> = [];
   // A frame sent twice: the same transaction's same fill, once.
   const seen = new Set<string>();
